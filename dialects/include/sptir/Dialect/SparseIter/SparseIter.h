@@ -1,0 +1,59 @@
+//===- SparseIter.h - stage I dialect ------------------------------------===//
+
+#ifndef SPTIR_DIALECT_SPARSEITER_SPARSEITER_H
+#define SPTIR_DIALECT_SPARSEITER_SPARSEITER_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace sptir::sparse_iter {
+
+/// The two orthogonal properties of an axis: dense/sparse (are coordinates
+/// stored?) and fixed/variable (is the row length a constant?).
+enum class AxisKind { DenseFixed, DenseVariable, SparseFixed, SparseVariable };
+
+llvm::StringRef stringifyAxisKind(AxisKind kind);
+
+inline bool isSparse(AxisKind kind) {
+  return kind == AxisKind::SparseFixed || kind == AxisKind::SparseVariable;
+}
+inline bool isVariable(AxisKind kind) {
+  return kind == AxisKind::DenseVariable || kind == AxisKind::SparseVariable;
+}
+
+} // namespace sptir::sparse_iter
+
+#include "sptir/Dialect/SparseIter/SparseIterDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "sptir/Dialect/SparseIter/SparseIterTypes.h.inc"
+
+#include "sptir/Dialect/SparseIter/SparseIterInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "sptir/Dialect/SparseIter/SparseIterOps.h.inc"
+
+namespace sptir::sparse_iter {
+
+/// The op that defines an axis value, or null (with an error at `user`)
+/// when the value does not come from an axis definition.
+AxisOpInterface getAxisDef(mlir::Value axis, mlir::Operation *user);
+
+/// The ancestors of an axis from the root down (excluding the axis).
+llvm::SmallVector<mlir::Value> getAncestors(AxisOpInterface axis);
+
+/// Verifies that each axis with a parent follows its parent in `axes`.
+mlir::LogicalResult verifyAxisComposition(mlir::Operation *op,
+                                          mlir::ValueRange axes);
+
+/// Verifies that an access names one coordinate or position per axis.
+mlir::LogicalResult verifyAccessRank(mlir::Operation *op, BufferType type,
+                                     size_t count, llvm::StringRef what);
+
+} // namespace sptir::sparse_iter
+
+#endif

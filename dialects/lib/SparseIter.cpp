@@ -1,0 +1,357 @@
+//===- SparseIter.cpp - stage I dialect: registration and verifiers -------===//
+
+#include "sptir/Dialect/SparseIter/SparseIter.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace sptir::sparse_iter;
+
+#include "sptir/Dialect/SparseIter/SparseIterDialect.cpp.inc"
+#include "sptir/Dialect/SparseIter/SparseIterInterfaces.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "sptir/Dialect/SparseIter/SparseIterTypes.cpp.inc"
+
+void SparseIterDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "sptir/Dialect/SparseIter/SparseIterTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "sptir/Dialect/SparseIter/SparseIterOps.cpp.inc"
+      >();
+}
+
+llvm::StringRef sptir::sparse_iter::stringifyAxisKind(AxisKind kind) {
+  switch (kind) {
+  case AxisKind::DenseFixed:
+    return "dense_fixed";
+  case AxisKind::DenseVariable:
+    return "dense_variable";
+  case AxisKind::SparseFixed:
+    return "sparse_fixed";
+  case AxisKind::SparseVariable:
+    return "sparse_variable";
+  }
+  llvm_unreachable("unknown axis kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Axis helpers
+//===----------------------------------------------------------------------===//
+
+AxisOpInterface sptir::sparse_iter::getAxisDef(Value axis, Operation *user) {
+  auto def = axis.getDefiningOp<AxisOpInterface>();
+  if (!def && user)
+    user->emitOpError()
+        << "axis operand must be defined by a sparse_iter axis op "
+           "(dense_fixed, dense_variable, sparse_fixed, sparse_variable)";
+  return def;
+}
+
+SmallVector<Value> sptir::sparse_iter::getAncestors(AxisOpInterface axis) {
+  SmallVector<Value> chain;
+  Value parent = axis.getParentAxis();
+  while (parent) {
+    chain.push_back(parent);
+    auto def = parent.getDefiningOp<AxisOpInterface>();
+    parent = def ? def.getParentAxis() : Value();
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+LogicalResult sptir::sparse_iter::verifyAxisComposition(Operation *op,
+                                                        ValueRange axes) {
+  llvm::SmallPtrSet<void *, 8> seen;
+  for (auto [index, axis] : llvm::enumerate(axes)) {
+    auto def = getAxisDef(axis, op);
+    if (!def)
+      return failure();
+    if (!seen.insert(axis.getAsOpaquePointer()).second)
+      return op->emitOpError() << "axis #" << index << " appears twice";
+    Value parent = def.getParentAxis();
+    if (parent && !seen.contains(parent.getAsOpaquePointer()))
+      return op->emitOpError()
+             << "axis #" << index << " (" << stringifyAxisKind(def.getAxisKind())
+             << ") must come after its parent axis";
+  }
+  return success();
+}
+
+/// Variable and sparse axes hang under a parent; their structure arrays must
+/// agree on one index type.
+static LogicalResult verifyChildAxis(Operation *op, Value parent,
+                                     ArrayRef<Value> arrays) {
+  if (!getAxisDef(parent, op))
+    return failure();
+  Type idType;
+  for (Value array : arrays) {
+    Type element = cast<MemRefType>(array.getType()).getElementType();
+    if (idType && idType != element)
+      return op->emitOpError() << "indptr and indices must have the same index "
+                                  "type, got "
+                               << idType << " and " << element;
+    idType = element;
+  }
+  return success();
+}
+
+#define AXIS_COMMON(OP, KIND, PARENT, INDPTR, INDICES, SORTED)                  \
+  AxisKind OP::getAxisKind() { return AxisKind::KIND; }                        \
+  Value OP::getParentAxis() { return PARENT; }                                 \
+  Value OP::getLengthValue() { return getLength(); }                           \
+  Value OP::getIndptrArray() { return INDPTR; }                                \
+  Value OP::getIndicesArray() { return INDICES; }                              \
+  bool OP::isSortedAxis() { return SORTED; }
+
+AXIS_COMMON(DenseFixedOp, DenseFixed, Value(), Value(), Value(), true)
+AXIS_COMMON(DenseVariableOp, DenseVariable, getParent(), getIndptr(), Value(),
+            true)
+AXIS_COMMON(SparseFixedOp, SparseFixed, getParent(), Value(), getIndices(),
+            getSorted())
+AXIS_COMMON(SparseVariableOp, SparseVariable, getParent(), getIndptr(),
+            getIndices(), getSorted())
+#undef AXIS_COMMON
+
+LogicalResult DenseVariableOp::verify() {
+  return verifyChildAxis(*this, getParent(), {getIndptr()});
+}
+
+LogicalResult SparseFixedOp::verify() {
+  return verifyChildAxis(*this, getParent(), {getIndices()});
+}
+
+LogicalResult SparseVariableOp::verify() {
+  return verifyChildAxis(*this, getParent(), {getIndptr(), getIndices()});
+}
+
+//===----------------------------------------------------------------------===//
+// Sparse buffers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyBufferAxes(Operation *op, ValueRange axes,
+                                      BufferType type) {
+  if (type.getRank() != axes.size())
+    return op->emitOpError() << "buffer type has rank " << type.getRank()
+                             << " but " << axes.size() << " axes are given";
+  return verifyAxisComposition(op, axes);
+}
+
+LogicalResult MatchBufferOp::verify() {
+  auto type = getBuffer().getType();
+  if (failed(verifyBufferAxes(*this, getAxes(), type)))
+    return failure();
+  Type valueType = getValues().getType().getElementType();
+  if (valueType != type.getElementType())
+    return emitOpError() << "value array has element type " << valueType
+                         << " but the buffer holds " << type.getElementType();
+  if (getExtra() && *getExtra() < 0)
+    return emitOpError() << "extra storage must be non-negative";
+  if (auto def = getDefaultValueAttr())
+    if (def.getType() != type.getElementType())
+      return emitOpError() << "default value has type " << def.getType()
+                           << " but the buffer holds " << type.getElementType();
+  return success();
+}
+
+LogicalResult AllocBufferOp::verify() {
+  if (failed(verifyBufferAxes(*this, getAxes(), getBuffer().getType())))
+    return failure();
+  if (auto scope = getScope())
+    if (*scope != "global" && *scope != "shared" && *scope != "local")
+      return emitOpError() << "scope must be \"global\", \"shared\" or "
+                              "\"local\", got \""
+                           << *scope << "\"";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Sparse iterations
+//===----------------------------------------------------------------------===//
+
+/// `[%I, fuse(%J, %K), %L]`: fused groups become `fuse_groups` sizes.
+static ParseResult
+parseAxisList(OpAsmParser &parser,
+              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &axes,
+              DenseI64ArrayAttr &groups) {
+  SmallVector<int64_t> sizes;
+  bool anyFused = false;
+  auto parseElement = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalKeyword("fuse"))) {
+      size_t before = axes.size();
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Paren,
+              [&] { return parser.parseOperand(axes.emplace_back()); }))
+        return failure();
+      sizes.push_back(axes.size() - before);
+      anyFused = true;
+      return success();
+    }
+    sizes.push_back(1);
+    return parser.parseOperand(axes.emplace_back());
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parseElement))
+    return failure();
+  if (anyFused)
+    groups = parser.getBuilder().getDenseI64ArrayAttr(sizes);
+  return success();
+}
+
+static void printAxisList(OpAsmPrinter &printer, IterateOp op,
+                          OperandRange axes, DenseI64ArrayAttr) {
+  printer << "[";
+  SmallVector<int64_t> sizes = op.getGroupSizes();
+  unsigned next = 0;
+  for (auto [index, size] : llvm::enumerate(sizes)) {
+    if (index)
+      printer << ", ";
+    if (size == 1) {
+      printer << axes[next++];
+      continue;
+    }
+    printer << "fuse(";
+    for (int64_t k = 0; k < size; ++k) {
+      if (k)
+        printer << ", ";
+      printer << axes[next++];
+    }
+    printer << ")";
+  }
+  printer << "]";
+}
+
+SmallVector<int64_t> IterateOp::getGroupSizes() {
+  if (auto groups = getFuseGroupsAttr())
+    return SmallVector<int64_t>(groups.asArrayRef());
+  return SmallVector<int64_t>(getAxes().size(), 1);
+}
+
+/// The axes walked by iterations that enclose `op`.
+static llvm::SmallPtrSet<void *, 8> enclosingAxes(Operation *op) {
+  llvm::SmallPtrSet<void *, 8> walked;
+  for (auto parent = op->getParentOfType<IterateOp>(); parent;
+       parent = parent->getParentOfType<IterateOp>())
+    for (Value axis : parent.getAxes())
+      walked.insert(axis.getAsOpaquePointer());
+  return walked;
+}
+
+LogicalResult IterateOp::verify() {
+  ValueRange axes = getAxes();
+  StringRef kinds = getKinds();
+  if (kinds.size() != axes.size())
+    return emitOpError() << "kinds \"" << kinds << "\" has " << kinds.size()
+                         << " characters but the iteration has " << axes.size()
+                         << " axes";
+  for (auto [index, kind] : llvm::enumerate(kinds))
+    if (kind != 'S' && kind != 'R')
+      return emitOpError() << "kind #" << index << " is '" << kind
+                           << "'; each kind must be 'S' (spatial) or 'R' "
+                              "(reduction)";
+  if (getLabel().empty())
+    return emitOpError() << "label must not be empty";
+
+  // Each axis needs its parent walked before it, here or outside.
+  llvm::SmallPtrSet<void *, 8> walked = enclosingAxes(*this);
+  for (auto [index, axis] : llvm::enumerate(axes)) {
+    auto def = getAxisDef(axis, *this);
+    if (!def)
+      return failure();
+    if (walked.contains(axis.getAsOpaquePointer()))
+      return emitOpError() << "axis #" << index
+                           << " is already walked by this or an enclosing "
+                              "iteration";
+    Value parent = def.getParentAxis();
+    if (parent && !walked.contains(parent.getAsOpaquePointer()))
+      return emitOpError() << "axis #" << index << " ("
+                           << stringifyAxisKind(def.getAxisKind())
+                           << ") comes before its parent axis, which must be "
+                              "walked earlier in this or an enclosing "
+                              "iteration";
+    walked.insert(axis.getAsOpaquePointer());
+  }
+
+  if (auto groups = getFuseGroupsAttr()) {
+    int64_t total = 0;
+    for (int64_t size : groups.asArrayRef()) {
+      if (size < 1)
+        return emitOpError() << "fused group sizes must be positive";
+      for (int64_t k = 1; k < size; ++k) {
+        Value child = axes[total + k];
+        if (child.getDefiningOp<AxisOpInterface>().getParentAxis() !=
+            axes[total + k - 1])
+          return emitOpError()
+                 << "fused axis #" << total + k
+                 << " must be the child of the axis before it in fuse(...)";
+      }
+      total += size;
+    }
+    if (total != static_cast<int64_t>(axes.size()))
+      return emitOpError() << "fused groups cover " << total
+                           << " axes but the iteration has " << axes.size();
+  }
+  return success();
+}
+
+static LogicalResult verifyCoordinateArgs(Operation *op, Region &region,
+                                          StringRef name, size_t expected,
+                                          StringRef what) {
+  Block &block = region.front();
+  if (block.getNumArguments() != expected)
+    return op->emitOpError()
+           << name << " region must take " << expected << " arguments (" << what
+           << "), got " << block.getNumArguments();
+  for (BlockArgument arg : block.getArguments())
+    if (!arg.getType().isIndex())
+      return op->emitOpError() << name << " region argument #"
+                               << arg.getArgNumber() << " must be index, got "
+                               << arg.getType();
+  return success();
+}
+
+LogicalResult IterateOp::verifyRegions() {
+  if (failed(verifyCoordinateArgs(*this, getBody(), "body", getAxes().size(),
+                                  "one coordinate per axis")))
+    return failure();
+  if (getInit().empty())
+    return success();
+  if (!getInit().hasOneBlock())
+    return emitOpError() << "init region must have one block";
+  size_t spatial = llvm::count(getKinds(), 'S');
+  if (getKinds().size() == spatial)
+    return emitOpError() << "init region needs at least one reduction axis";
+  return verifyCoordinateArgs(*this, getInit(), "init", spatial,
+                              "one coordinate per spatial axis");
+}
+
+//===----------------------------------------------------------------------===//
+// Access
+//===----------------------------------------------------------------------===//
+
+LogicalResult sptir::sparse_iter::verifyAccessRank(Operation *op, BufferType type,
+                                     size_t count, StringRef what) {
+  if (type.getRank() != count)
+    return op->emitOpError() << "buffer of rank " << type.getRank()
+                             << " accessed with " << count << " " << what;
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyAccessRank(*this, getBuffer().getType(),
+                                getCoords().size(), "coordinates");
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyAccessRank(*this, getBuffer().getType(),
+                                getCoords().size(), "coordinates");
+}
+
+#define GET_OP_CLASSES
+#include "sptir/Dialect/SparseIter/SparseIterOps.cpp.inc"

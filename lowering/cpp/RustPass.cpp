@@ -1,0 +1,103 @@
+//===- RustPass.cpp - an mlir::Pass whose work is done by a Rust callback -===//
+//
+// MLIR's pass registry and textual pipelines only know C++ passes. This one
+// class stands in for every pass written in Rust: it carries the pass's
+// name, argument and description, hands its option string to Rust for
+// validation when a pipeline is parsed, and calls Rust to run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/TypeID.h"
+
+#include <memory>
+#include <string>
+
+extern "C" {
+/// Runs the pass on `op` with `options`; failure fails the pipeline.
+typedef MlirLogicalResult (*SptirPassRunFn)(MlirOperation op,
+                                            MlirStringRef options,
+                                            void *userData);
+/// Checks `options`; on failure writes a message through `emit`.
+typedef MlirLogicalResult (*SptirPassCheckFn)(
+    MlirStringRef options, void *userData,
+    void (*emit)(MlirStringRef message, void *emitData), void *emitData);
+}
+
+namespace {
+
+struct RustPassInfo {
+  std::string name, argument, description;
+  SptirPassRunFn run;
+  SptirPassCheckFn check;
+  void *userData;
+  mlir::TypeID typeID;
+};
+
+class RustPass : public mlir::Pass {
+public:
+  explicit RustPass(const RustPassInfo *info)
+      : mlir::Pass(info->typeID), info(info) {}
+
+  llvm::StringRef getName() const override { return info->name; }
+  llvm::StringRef getArgument() const override { return info->argument; }
+  llvm::StringRef getDescription() const override { return info->description; }
+
+  mlir::LogicalResult initializeOptions(
+      llvm::StringRef text,
+      llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler)
+      override {
+    std::string message;
+    auto emit = [](MlirStringRef part, void *data) {
+      static_cast<std::string *>(data)->append(part.data, part.length);
+    };
+    if (mlirLogicalResultIsFailure(
+            info->check(wrap(text), info->userData, emit, &message)))
+      return errorHandler(message);
+    options = text.str();
+    return mlir::success();
+  }
+
+  bool canScheduleOn(mlir::RegisteredOperationName) const override {
+    return true;
+  }
+
+  void runOnOperation() override {
+    if (mlirLogicalResultIsFailure(info->run(
+            wrap(getOperation()), wrap(llvm::StringRef(options)), info->userData)))
+      signalPassFailure();
+  }
+
+  std::unique_ptr<mlir::Pass> clonePass() const override {
+    auto copy = std::make_unique<RustPass>(info);
+    copy->options = options;
+    return copy;
+  }
+
+private:
+  const RustPassInfo *info;
+  std::string options;
+};
+
+} // namespace
+
+extern "C" void sptirRegisterRustPass(MlirStringRef name, MlirStringRef argument,
+                                      MlirStringRef description,
+                                      SptirPassRunFn run, SptirPassCheckFn check,
+                                      void *userData) {
+  static mlir::TypeIDAllocator typeIDs;
+  // Lives as long as the registry: MLIR keeps the allocator below forever.
+  auto *info = new RustPassInfo{unwrap(name).str(),
+                                unwrap(argument).str(),
+                                unwrap(description).str(),
+                                run,
+                                check,
+                                userData,
+                                typeIDs.allocate()};
+  mlir::registerPass([info] { return std::make_unique<RustPass>(info); });
+}

@@ -1,0 +1,27 @@
+//! sptir's passes. Each pass is one file named after what it does; all are
+//! registered with MLIR's pass registry by [`register_all_passes`], so any
+//! textual pipeline can name them.
+
+pub mod pass_registry;
+pub mod sparse_iter_ops;
+pub mod sparse_reorder;
+
+use pass_registry::PassDef;
+use std::sync::Once;
+
+/// Every sptir pass, in pipeline order.
+pub static PASSES: &[PassDef] = &[sparse_reorder::PASS];
+
+static REGISTERED: Once = Once::new();
+
+/// Registers every sptir pass with MLIR's global pass registry (idempotent).
+pub fn register_all_passes() {
+    pass_registry::register(PASSES, &REGISTERED);
+}
+
+/// C API: registers sptir's passes so that another MLIR-based compiler's
+/// pipelines can name them.
+#[no_mangle]
+pub extern "C" fn sptirRegisterAllPasses() {
+    register_all_passes();
+}

@@ -1,0 +1,82 @@
+//! Reading `sparse_iter.iterate` ops: the one place passes look up an
+//! iteration by label and read its axes, kinds and fused groups.
+
+use melior::ir::{
+    attribute::{DenseI64ArrayAttribute, StringAttribute},
+    operation::{OperationLike, OperationRef},
+    Value,
+};
+use melior::ir::operation::WalkOrder;
+use melior::ir::operation::WalkResult;
+
+pub const ITERATE: &str = "sparse_iter.iterate";
+
+/// The `sparse_iter.iterate` ops under `root` (itself included) whose label
+/// is `label`, outermost first.
+pub fn find_iterations<'c: 'a, 'a>(root: OperationRef<'c, 'a>, label: &str) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if is_iteration(&op) && IterationInfo::label_of(&op).as_deref() == Some(label) {
+            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+pub fn is_iteration<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    op.name().as_string_ref().as_str() == Ok(ITERATE)
+}
+
+/// The schedule-relevant parts of one `sparse_iter.iterate`.
+pub struct IterationInfo<'c, 'a> {
+    pub label: String,
+    pub axes: Vec<Value<'c, 'a>>,
+    /// One byte per axis, `S` or `R`.
+    pub kinds: Vec<u8>,
+    /// Sizes of the loops (fused groups); all ones when nothing is fused.
+    pub group_sizes: Vec<usize>,
+    pub fused: bool,
+}
+
+impl<'c: 'a, 'a> IterationInfo<'c, 'a> {
+    fn label_of(op: &impl OperationLike<'c, 'a>) -> Option<String> {
+        let attribute = op.attribute("label").ok()?;
+        StringAttribute::try_from(attribute).ok().map(|text| text.value().to_string())
+    }
+
+    pub fn read(op: OperationRef<'c, 'a>) -> Self {
+        let axes: Vec<Value<'c, 'a>> = op.operands().collect();
+        let kinds = op
+            .attribute("kinds")
+            .ok()
+            .and_then(|attribute| StringAttribute::try_from(attribute).ok())
+            .map(|text| text.value().as_bytes().to_vec())
+            .unwrap_or_default();
+        let groups = op
+            .attribute("fuse_groups")
+            .ok()
+            .and_then(|attribute| DenseI64ArrayAttribute::try_from(attribute).ok());
+        let fused = groups.is_some();
+        let group_sizes = match groups {
+            Some(groups) => (0..groups.len())
+                .filter_map(|index| groups.element(index).ok())
+                .map(|size| size.max(0) as usize)
+                .collect(),
+            None => vec![1; axes.len()],
+        };
+        Self { label: Self::label_of(&op).unwrap_or_default(), axes, kinds, group_sizes, fused }
+    }
+
+    /// The axis positions of each loop.
+    pub fn groups(&self) -> Vec<std::ops::Range<usize>> {
+        let mut start = 0;
+        self.group_sizes
+            .iter()
+            .map(|&size| {
+                start += size;
+                start - size..start
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,103 @@
+//! `sptir-opt`: mlir-opt for sptir. Reads a `.mlir` file (or stdin), runs a
+//! pass pipeline over it and prints the result.
+
+use clap::Parser;
+use sptir_tools::opt::{run, OptOptions};
+use std::{
+    io::{Read, Write},
+    process::ExitCode,
+};
+
+fn pass_list() -> String {
+    let mut text = String::from("sptir passes (use inside --pass-pipeline):\n");
+    for pass in sptir_lowering::PASSES {
+        text.push_str(&format!("  {:<24} {}\n", pass.argument, pass.description));
+        for option in pass.options {
+            text.push_str(&format!(
+                "      {:<20} {}{}\n",
+                option.name,
+                option.help,
+                if option.required { " (required)" } else { "" }
+            ));
+        }
+    }
+    text.push_str("\nEvery upstream MLIR dialect and pass is registered too.");
+    text
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sptir-opt",
+    version,
+    about = "Parse, verify, transform and print sptir and MLIR programs",
+    after_help = pass_list()
+)]
+struct Args {
+    /// Input file; `-` reads standard input.
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file; `-` writes standard output.
+    #[arg(short = 'o', default_value = "-")]
+    output: String,
+    /// Textual pass pipeline, e.g. 'builtin.module(sparse-reorder{iteration=csrmm order=0,2,1})'.
+    #[arg(long = "pass-pipeline", short = 'p')]
+    pass_pipeline: Option<String>,
+    /// Process each `// -----` separated chunk of the input on its own.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+    /// Check diagnostics against `expected-error {{...}}` annotations in the input.
+    #[arg(long = "verify-diagnostics")]
+    verify_diagnostics: bool,
+    /// Print the IR after each pass (to stderr).
+    #[arg(long = "mlir-print-ir-after-all")]
+    print_ir_after_all: bool,
+    /// Print source locations.
+    #[arg(long = "mlir-print-debuginfo")]
+    print_debug_info: bool,
+    /// Print operations in the generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    print_generic: bool,
+    /// Accept operations of unregistered dialects.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered_dialect: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut source = String::new();
+    let read = if args.input == "-" {
+        std::io::stdin().read_to_string(&mut source).map(|_| ())
+    } else {
+        std::fs::read_to_string(&args.input).map(|text| source = text)
+    };
+    if let Err(error) = read {
+        eprintln!("sptir-opt: cannot read '{}': {error}", args.input);
+        return ExitCode::FAILURE;
+    }
+    let file = if args.input == "-" { "<stdin>" } else { args.input.as_str() };
+    let options = OptOptions {
+        pipeline: args.pass_pipeline,
+        split_input_file: args.split_input_file,
+        verify_diagnostics: args.verify_diagnostics,
+        print_ir_after_all: args.print_ir_after_all,
+        print_debug_info: args.print_debug_info,
+        print_generic: args.print_generic,
+        allow_unregistered_dialect: args.allow_unregistered_dialect,
+    };
+    let outcome = run(&source, file, &options);
+    eprint!("{}", outcome.errors);
+    let written = if args.output == "-" {
+        std::io::stdout().write_all(outcome.output.as_bytes())
+    } else {
+        std::fs::write(&args.output, &outcome.output)
+    };
+    if let Err(error) = written {
+        eprintln!("sptir-opt: cannot write '{}': {error}", args.output);
+        return ExitCode::FAILURE;
+    }
+    if outcome.success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
