@@ -151,7 +151,7 @@ LogicalResult MatchBufferOp::verify() {
   if (valueType != type.getElementType())
     return emitOpError() << "value array has element type " << valueType
                          << " but the buffer holds " << type.getElementType();
-  if (getExtra() && *getExtra() < 0)
+  if (auto extra = getExtraAttr(); extra && extra.getInt() < 0)
     return emitOpError() << "extra storage must be non-negative";
   if (auto def = getDefaultValueAttr())
     if (def.getType() != type.getElementType())

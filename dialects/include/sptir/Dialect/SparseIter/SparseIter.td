@@ -137,7 +137,7 @@ def SparseIter_AllocBufferOp : SparseIter_Op<"alloc_buffer"> {
                        OptionalAttr<StrAttr>:$scope);
   let results = (outs SparseIter_BufferType:$buffer);
   let assemblyFormat = [{
-    `[` $axes `]` (`scope` $scope^)? attr-dict `:` type($buffer)
+    ` ` `[` $axes `]` (`scope` $scope^)? attr-dict `:` type($buffer)
   }];
   let hasVerifier = 1;
 }

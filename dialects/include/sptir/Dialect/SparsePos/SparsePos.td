@@ -122,7 +122,7 @@ def SparsePos_AssumeDomainOp : SparsePos_Op<"assume_domain"> {
   }];
   let arguments = (ins SparseIter_BufferType:$buffer, Index:$lo, Index:$hi);
   let assemblyFormat = [{
-    $buffer `in` `[` $lo `,` $hi `]` attr-dict `:` type($buffer)
+    $buffer `in` ` ` `[` $lo `,` $hi `]` attr-dict `:` type($buffer)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,348 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics
+
+func.func @parent_not_an_axis_op(%p: !sparse_iter.axis, %indptr: memref<?xi32>, %n: index) {
+  // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
+  %J = sparse_iter.dense_variable %p, %indptr length %n nnz %n : memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @sparse_fixed_parent_not_an_axis_op(%p: !sparse_iter.axis, %indices: memref<?xi32>, %n: index) {
+  // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
+  %J = sparse_iter.sparse_fixed %p, %indices length %n nnz_cols %n : memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @mixed_index_types(%indptr: memref<?xi32>, %indices: memref<?xi64>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{indptr and indices must have the same index type, got 'i32' and 'i64'}}
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi64>
+  return
+}
+
+// -----
+
+func.func @float_indptr(%indptr: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{must be 1D memref of 32-bit signless integer or 64-bit signless integer values}}
+  %J = sparse_iter.dense_variable %I, %indptr length %n nnz %n : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @two_dimensional_indices(%indices: memref<?x?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{must be 1D memref of 32-bit signless integer or 64-bit signless integer values}}
+  %J = sparse_iter.sparse_fixed %I, %indices length %n nnz_cols %n : memref<?x?xi32>
+  return
+}
+
+// -----
+
+func.func @buffer_rank_mismatch(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{buffer type has rank 2 but 1 axes are given}}
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_element_mismatch(%a: memref<?xf64>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{value array has element type 'f64' but the buffer holds 'f32'}}
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf64> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_child_before_parent(%a: memref<?xf32>, %indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
+  // expected-error@+1 {{axis #0 (sparse_variable) must come after its parent axis}}
+  %A = sparse_iter.match_buffer %a [%J, %I] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_without_parent(%a: memref<?xf32>, %indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
+  // expected-error@+1 {{axis #0 (sparse_variable) must come after its parent axis}}
+  %A = sparse_iter.match_buffer %a [%J] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_axis_twice(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{axis #1 appears twice}}
+  %A = sparse_iter.match_buffer %a [%I, %I] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_negative_extra(%a: memref<?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{extra storage must be non-negative}}
+  %A = sparse_iter.match_buffer %a [%I] extra -1 : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+  return
+}
+
+// -----
+
+func.func @buffer_default_type(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{default value has type 'f64' but the buffer holds 'f32'}}
+  %A = sparse_iter.match_buffer %a [%I] {default_value = 1.0 : f64} : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_axis_not_an_axis_op(%a: memref<?xf32>, %p: !sparse_iter.axis) {
+  // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
+  %A = sparse_iter.match_buffer %a [%p] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @alloc_rank_mismatch(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{buffer type has rank 1 but 2 axes are given}}
+  %T = sparse_iter.alloc_buffer [%I, %I] : !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @alloc_bad_scope(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{scope must be "global", "shared" or "local", got "texture"}}
+  %T = sparse_iter.alloc_buffer [%I] scope "texture" : !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @kinds_length(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{kinds "S" has 1 characters but the iteration has 2 axes}}
+  sparse_iter.iterate "it" [%I, %K] "S" body {
+  ^bb0(%i: index, %k: index):
+  }
+  return
+}
+
+// -----
+
+func.func @kinds_character(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{kind #0 is 'X'; each kind must be 'S' (spatial) or 'R' (reduction)}}
+  sparse_iter.iterate "it" [%I] "X" body {
+  ^bb0(%i: index):
+  }
+  return
+}
+
+// -----
+
+func.func @empty_label(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{label must not be empty}}
+  sparse_iter.iterate "" [%I] "S" body {
+  ^bb0(%i: index):
+  }
+  return
+}
+
+// -----
+
+func.func @iteration_axis_not_an_axis_op(%p: !sparse_iter.axis) {
+  // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
+  sparse_iter.iterate "it" [%p] "S" body {
+  ^bb0(%i: index):
+  }
+  return
+}
+
+// -----
+
+func.func @iteration_child_before_parent(%indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
+  // expected-error@+1 {{axis #0 (sparse_variable) comes before its parent axis}}
+  sparse_iter.iterate "it" [%J, %I] "SS" body {
+  ^bb0(%j: index, %i: index):
+  }
+  return
+}
+
+// -----
+
+func.func @iteration_parent_missing(%indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
+  // expected-error@+1 {{axis #0 (sparse_variable) comes before its parent axis}}
+  sparse_iter.iterate "it" [%J] "S" body {
+  ^bb0(%j: index):
+  }
+  return
+}
+
+// -----
+
+func.func @axis_walked_twice(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{axis #1 is already walked by this or an enclosing iteration}}
+  sparse_iter.iterate "it" [%I, %I] "SS" body {
+  ^bb0(%i: index, %i2: index):
+  }
+  return
+}
+
+// -----
+
+func.func @axis_walked_by_enclosing(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  sparse_iter.iterate "outer" [%I] "S" body {
+  ^bb0(%i: index):
+    // expected-error@+1 {{axis #0 is already walked by this or an enclosing iteration}}
+    sparse_iter.iterate "inner" [%I] "S" body {
+    ^bb0(%i2: index):
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @fuse_not_parent_child(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{fused axis #1 must be the child of the axis before it in fuse(...)}}
+  sparse_iter.iterate "it" [fuse(%I, %K)] "SS" body {
+  ^bb0(%i: index, %k: index):
+  }
+  return
+}
+
+// -----
+
+func.func @body_argument_count(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{body region must take 1 arguments (one coordinate per axis), got 2}}
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index, %x: index):
+  }
+  return
+}
+
+// -----
+
+func.func @body_argument_type(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{body region argument #0 must be index, got 'i32'}}
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @init_argument_count(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{init region must take 1 arguments (one coordinate per spatial axis), got 2}}
+  sparse_iter.iterate "it" [%I, %K] "SR" init {
+  ^bb0(%i: index, %k: index):
+  } body {
+  ^bb0(%i: index, %k: index):
+  }
+  return
+}
+
+// -----
+
+func.func @init_without_reduction(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{init region needs at least one reduction axis}}
+  sparse_iter.iterate "it" [%I] "S" init {
+  ^bb0(%i: index):
+  } body {
+  ^bb0(%i: index):
+  }
+  return
+}
+
+// -----
+
+func.func @load_coordinate_count(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index):
+    // expected-error@+1 {{buffer of rank 1 accessed with 2 coordinates}}
+    %v = sparse_iter.load %A[%i, %i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+func.func @store_coordinate_count(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index):
+    %zero = arith.constant 0.0 : f32
+    // expected-error@+1 {{buffer of rank 1 accessed with 0 coordinates}}
+    sparse_iter.store %zero, %A[] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+func.func @store_value_type(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index):
+    %zero = arith.constant 0.0 : f64
+    // expected-error@+1 {{stored value has the buffer's element type}}
+    "sparse_iter.store"(%zero, %A, %i) : (f64, !sparse_iter.buffer<1, f32>, index) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @load_result_type(%a: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index):
+    // expected-error@+1 {{result type is the buffer's element type}}
+    %v = "sparse_iter.load"(%A, %i) : (!sparse_iter.buffer<1, f32>, index) -> f64
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_iteration() {
+  // expected-error@+1 {{expects parent op 'sparse_iter.iterate'}}
+  sparse_iter.yield
+}
