@@ -22,7 +22,10 @@ void sptirRegisterAllDialects(MlirDialectRegistry registry) {
       ->insert<sparse_iter::SparseIterDialect, sparse_pos::SparsePosDialect>();
 }
 
+// Types of a dialect that is registered but not yet loaded cannot be
+// created, so the getters load it first.
 MlirType sptirAxisTypeGet(MlirContext ctx) {
+  unwrap(ctx)->getOrLoadDialect<sparse_iter::SparseIterDialect>();
   return wrap(sparse_iter::AxisType::get(unwrap(ctx)));
 }
 
@@ -32,6 +35,7 @@ bool sptirTypeIsAAxis(MlirType type) {
 
 MlirType sptirBufferTypeGet(MlirContext ctx, unsigned rank,
                             MlirType elementType) {
+  unwrap(ctx)->getOrLoadDialect<sparse_iter::SparseIterDialect>();
   return wrap(
       sparse_iter::BufferType::get(unwrap(ctx), rank, unwrap(elementType)));
 }

@@ -4,3 +4,4 @@
 pub mod context;
 pub mod diagnostics;
 pub mod opt;
+pub mod programs;
