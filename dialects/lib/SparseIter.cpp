@@ -75,11 +75,13 @@ LogicalResult sptir::sparse_iter::verifyAxisComposition(Operation *op,
       return failure();
     if (!seen.insert(axis.getAsOpaquePointer()).second)
       return op->emitOpError() << "axis #" << index << " appears twice";
+    // Values are stored in CSF order: a child's positions nest directly
+    // inside its parent's, which is what flattening relies on.
     Value parent = def.getParentAxis();
-    if (parent && !seen.contains(parent.getAsOpaquePointer()))
+    if (parent && (index == 0 || axes[index - 1] != parent))
       return op->emitOpError()
              << "axis #" << index << " (" << stringifyAxisKind(def.getAxisKind())
-             << ") must come after its parent axis";
+             << ") must directly follow its parent axis";
   }
   return success();
 }

@@ -13,6 +13,9 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/TypeID.h"
 
 #include <memory>
@@ -33,6 +36,8 @@ namespace {
 
 struct RustPassInfo {
   std::string name, argument, description;
+  /// Dialects the pass creates ops of, loaded before it runs.
+  llvm::SmallVector<std::string> dependentDialects;
   SptirPassRunFn run;
   SptirPassCheckFn check;
   void *userData;
@@ -63,6 +68,16 @@ public:
     return mlir::success();
   }
 
+  // Dialects cannot be loaded while passes run on several threads.
+  mlir::LogicalResult initialize(mlir::MLIRContext *context) override {
+    for (const std::string &name : info->dependentDialects)
+      if (!context->getOrLoadDialect(name))
+        return mlir::emitError(mlir::UnknownLoc::get(context))
+               << "pass '" << info->argument << "' needs dialect '" << name
+               << "', which is not registered in this context";
+    return mlir::success();
+  }
+
   bool canScheduleOn(mlir::RegisteredOperationName) const override {
     return true;
   }
@@ -88,6 +103,7 @@ private:
 
 extern "C" void sptirRegisterRustPass(MlirStringRef name, MlirStringRef argument,
                                       MlirStringRef description,
+                                      MlirStringRef dependentDialects,
                                       SptirPassRunFn run, SptirPassCheckFn check,
                                       void *userData) {
   static mlir::TypeIDAllocator typeIDs;
@@ -95,9 +111,14 @@ extern "C" void sptirRegisterRustPass(MlirStringRef name, MlirStringRef argument
   auto *info = new RustPassInfo{unwrap(name).str(),
                                 unwrap(argument).str(),
                                 unwrap(description).str(),
+                                {},
                                 run,
                                 check,
                                 userData,
                                 typeIDs.allocate()};
+  llvm::SmallVector<llvm::StringRef> names;
+  unwrap(dependentDialects).split(names, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef name : names)
+    info->dependentDialects.push_back(name.trim().str());
   mlir::registerPass([info] { return std::make_unique<RustPass>(info); });
 }

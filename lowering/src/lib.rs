@@ -2,6 +2,11 @@
 //! registered with MLIR's pass registry by [`register_all_passes`], so any
 //! textual pipeline can name them.
 
+pub mod aux_buffers;
+pub mod axis;
+pub mod buffer;
+pub mod ir_builder;
+pub mod lower_sparse_iter;
 pub mod pass_registry;
 pub mod sparse_iter_ops;
 pub mod sparse_reorder;
@@ -10,7 +15,7 @@ use pass_registry::PassDef;
 use std::sync::Once;
 
 /// Every sptir pass, in pipeline order.
-pub static PASSES: &[PassDef] = &[sparse_reorder::PASS];
+pub static PASSES: &[PassDef] = &[sparse_reorder::PASS, lower_sparse_iter::PASS];
 
 static REGISTERED: Once = Once::new();
 

@@ -35,6 +35,8 @@ pub struct PassDef {
     /// One line for `--help`.
     pub description: &'static str,
     pub options: &'static [PassOption],
+    /// Dialects whose ops the pass creates, comma-separated (`"scf,arith"`).
+    pub dependent_dialects: &'static str,
     /// Transforms the operation the pass is scheduled on. An `Err` means a
     /// diagnostic has already been emitted.
     pub run: fn(OperationRef<'_, '_>, &PassOptions) -> Result<(), PassFailed>,
@@ -147,6 +149,7 @@ extern "C" {
         name: MlirStringRef,
         argument: MlirStringRef,
         description: MlirStringRef,
+        dependent_dialects: MlirStringRef,
         run: unsafe extern "C" fn(MlirOperation, MlirStringRef, *mut c_void) -> MlirLogicalResult,
         check: unsafe extern "C" fn(MlirStringRef, *mut c_void, EmitFn, *mut c_void) -> MlirLogicalResult,
         user_data: *mut c_void,
@@ -219,6 +222,7 @@ pub(crate) fn register(passes: &'static [PassDef], once: &'static Once) {
                     string_ref(pass.name),
                     string_ref(pass.argument),
                     string_ref(pass.description),
+                    string_ref(pass.dependent_dialects),
                     run_trampoline,
                     check_trampoline,
                     pass as *const PassDef as *mut c_void,
@@ -244,6 +248,7 @@ mod tests {
             PassOption { name: "a", help: "needed", required: true },
             PassOption { name: "b", help: "", required: false },
         ],
+        dependent_dialects: "",
         run: fake,
     };
 

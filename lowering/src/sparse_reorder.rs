@@ -28,6 +28,7 @@ pub const PASS: PassDef = PassDef {
             required: true,
         },
     ],
+    dependent_dialects: "",
     run,
 };
 

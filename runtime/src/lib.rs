@@ -1,1 +1,21 @@
+//! Runtime support for sptir kernels: sparse formats, Matrix Market input, synthetic
+//! R-MAT graphs, float64 reference implementations and operand shape checks.
+//!
+//! Nothing here depends on MLIR; it is plain data handling that the executors and tests
+//! of the other crates build on.
 
+pub mod formats;
+pub mod load;
+pub mod mtx;
+pub mod random;
+pub mod reference;
+pub mod rmat;
+pub mod shape;
+
+pub use formats::{Bsr, Coo, Csc, Csf, Csr, Dcsr, Ell, FormatError, Hyb, HybBucket, ELL_PAD_COL};
+pub use load::{load_matrix, LoadError};
+pub use mtx::{parse_matrix_market, read_matrix_market, MtxError};
+pub use random::{random_dense, randomize_values, SplitMix64};
+pub use reference::relative_error;
+pub use rmat::{RmatError, RmatSpec};
+pub use shape::ShapeError;

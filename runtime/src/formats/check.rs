@@ -18,7 +18,11 @@ pub(crate) fn fits_i32(what: &'static str, value: usize) -> Result<(), FormatErr
     Ok(())
 }
 
-pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), FormatError> {
+pub(crate) fn check_len(
+    what: &'static str,
+    expected: usize,
+    found: usize,
+) -> Result<(), FormatError> {
     if expected != found {
         return Err(FormatError::LengthMismatch {
             what,
@@ -181,7 +185,11 @@ mod tests {
         assert!(check_ptr(L, &[0, 1, 3], 2, 3, false).is_ok());
         assert!(matches!(
             check_ptr(L, &[0, 1], 2, 1, false),
-            Err(FormatError::LengthMismatch { expected: 3, found: 2, .. })
+            Err(FormatError::LengthMismatch {
+                expected: 3,
+                found: 2,
+                ..
+            })
         ));
         assert!(matches!(
             check_ptr(L, &[1, 1, 3], 2, 3, false),
@@ -189,11 +197,20 @@ mod tests {
         ));
         assert!(matches!(
             check_ptr(L, &[0, 2, 1], 2, 1, false),
-            Err(FormatError::PtrNotMonotone { index: 1, start: 2, end: 1, .. })
+            Err(FormatError::PtrNotMonotone {
+                index: 1,
+                start: 2,
+                end: 1,
+                ..
+            })
         ));
         assert!(matches!(
             check_ptr(L, &[0, 1, 2], 2, 3, false),
-            Err(FormatError::PtrEnd { expected: 3, found: 2, .. })
+            Err(FormatError::PtrEnd {
+                expected: 3,
+                found: 2,
+                ..
+            })
         ));
         assert!(matches!(
             check_ptr(L, &[0, 0, 2], 2, 2, true),
@@ -210,7 +227,14 @@ mod tests {
             "row 0: column index 3 at position 1 is out of range 0..3"
         );
         let err = check_segments(L, &[0, 2, 3], &[1, 1, 1], 3, true).unwrap_err();
-        assert!(matches!(err, FormatError::Unsorted { index: 0, pos: 1, .. }));
+        assert!(matches!(
+            err,
+            FormatError::Unsorted {
+                index: 0,
+                pos: 1,
+                ..
+            }
+        ));
         // Unsorted is fine when not required, duplicates too.
         assert!(check_segments(L, &[0, 2, 3], &[1, 1, 1], 3, false).is_ok());
         assert!(check_segments(L, &[0, 1], &[-1], 3, false).is_err());

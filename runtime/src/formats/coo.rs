@@ -218,7 +218,10 @@ mod tests {
     fn rejects_bad_input() {
         assert!(matches!(
             Coo::new(2, 2, vec![0], vec![0, 1], vec![1.0]),
-            Err(FormatError::LengthMismatch { what: "col_indices", .. })
+            Err(FormatError::LengthMismatch {
+                what: "col_indices",
+                ..
+            })
         ));
         let err = Coo::new(2, 2, vec![0, 2], vec![0, 1], vec![1.0, 1.0]).unwrap_err();
         assert_eq!(

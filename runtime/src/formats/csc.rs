@@ -128,7 +128,10 @@ mod tests {
         c.validate().unwrap();
         assert_eq!(c.indptr(), &[0, 2, 4, 6, 8, 10]);
         assert_eq!(c.indices(), &[0, 3, 2, 3, 2, 3, 0, 3, 2, 3]);
-        assert_eq!(c.values(), &[1.0, 6.0, 3.0, 7.0, 0.0, 8.0, 2.0, 9.0, 5.0, 10.0]);
+        assert_eq!(
+            c.values(),
+            &[1.0, 6.0, 3.0, 7.0, 0.0, 8.0, 2.0, 9.0, 5.0, 10.0]
+        );
     }
 
     #[test]
@@ -143,9 +146,19 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         let err = Csc::new(2, 2, vec![0, 2, 3], vec![1, 0, 1], vec![1.0; 3]).unwrap_err();
-        assert!(matches!(err, FormatError::Unsorted { outer: "column", index: 0, .. }));
+        assert!(matches!(
+            err,
+            FormatError::Unsorted {
+                outer: "column",
+                index: 0,
+                ..
+            }
+        ));
         let err = Csc::new(2, 2, vec![0, 1, 2], vec![0, 2], vec![1.0; 2]).unwrap_err();
-        assert_eq!(err.to_string(), "column 1: row index 2 at position 1 is out of range 0..2");
+        assert_eq!(
+            err.to_string(),
+            "column 1: row index 2 at position 1 is out of range 0..2"
+        );
         assert!(Csc::new(2, 2, vec![0, 1], vec![0], vec![1.0]).is_err());
     }
 }

@@ -196,8 +196,13 @@ impl Csr {
 
     /// The `cols x rows` transpose, also canonical.
     pub fn transpose(&self) -> Csr {
-        let (indptr, indices, values) =
-            transpose_arrays(self.rows, self.cols, &self.indptr, &self.indices, &self.values);
+        let (indptr, indices, values) = transpose_arrays(
+            self.rows,
+            self.cols,
+            &self.indptr,
+            &self.indices,
+            &self.values,
+        );
         Csr::from_trusted(self.cols, self.rows, indptr, indices, values)
     }
 }
@@ -309,9 +314,15 @@ pub(crate) mod tests {
     #[test]
     fn rejects_bad_input() {
         let e = |r| Csr::new(2, 3, r, vec![0, 2, 1], vec![1.0; 3]).unwrap_err();
-        assert!(matches!(e(vec![0, 2]), FormatError::LengthMismatch { what: "indptr", .. }));
+        assert!(matches!(
+            e(vec![0, 2]),
+            FormatError::LengthMismatch { what: "indptr", .. }
+        ));
         assert!(matches!(e(vec![1, 2, 3]), FormatError::PtrStart { .. }));
-        assert!(matches!(e(vec![0, 3, 2]), FormatError::PtrNotMonotone { .. }));
+        assert!(matches!(
+            e(vec![0, 3, 2]),
+            FormatError::PtrNotMonotone { .. }
+        ));
         assert!(matches!(e(vec![0, 2, 2]), FormatError::PtrEnd { .. }));
         // Unsorted row 0.
         let err = Csr::new(2, 3, vec![0, 2, 3], vec![2, 0, 1], vec![1.0; 3]).unwrap_err();
@@ -322,17 +333,29 @@ pub(crate) mod tests {
         // Duplicate in row 1.
         assert!(matches!(
             Csr::new(2, 3, vec![0, 1, 3], vec![2, 1, 1], vec![1.0; 3]),
-            Err(FormatError::Unsorted { index: 1, pos: 2, .. })
+            Err(FormatError::Unsorted {
+                index: 1,
+                pos: 2,
+                ..
+            })
         ));
         // Column out of range in row 1.
         assert!(matches!(
             Csr::new(2, 3, vec![0, 1, 2], vec![2, 3], vec![1.0; 2]),
-            Err(FormatError::IndexOutOfRange { index: 1, value: 3, bound: 3, .. })
+            Err(FormatError::IndexOutOfRange {
+                index: 1,
+                value: 3,
+                bound: 3,
+                ..
+            })
         ));
         // values / indices disagree.
         assert!(matches!(
             Csr::new(2, 3, vec![0, 1, 2], vec![0, 1], vec![1.0]),
-            Err(FormatError::LengthMismatch { what: "indices", .. })
+            Err(FormatError::LengthMismatch {
+                what: "indices",
+                ..
+            })
         ));
         assert!(Csr::from_dense(2, 2, &[1.0; 3]).is_err());
         assert!(sample().with_values(vec![1.0]).is_err());

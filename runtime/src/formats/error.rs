@@ -22,7 +22,9 @@ pub enum FormatError {
     #[error("{ptr}[0] = {found}, expected 0")]
     PtrStart { ptr: &'static str, found: i32 },
 
-    #[error("{ptr} decreases at {outer} {index}: {ptr}[{index}] = {start} > {ptr}[{index} + 1] = {end}")]
+    #[error(
+        "{ptr} decreases at {outer} {index}: {ptr}[{index}] = {start} > {ptr}[{index} + 1] = {end}"
+    )]
     PtrNotMonotone {
         ptr: &'static str,
         outer: &'static str,
@@ -69,7 +71,11 @@ pub enum FormatError {
     },
 
     #[error("row {row} has {nnz} entries, more than the ELL width {width}")]
-    RowTooLong { row: usize, nnz: usize, width: usize },
+    RowTooLong {
+        row: usize,
+        nnz: usize,
+        width: usize,
+    },
 
     #[error("BSR block {block} (block row {block_row}, block column {block_col}) holds {value} at matrix position ({row}, {col}), outside the {rows}x{cols} matrix; padding must be 0")]
     NonzeroPadding {

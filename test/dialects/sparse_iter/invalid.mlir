@@ -64,7 +64,7 @@ func.func @buffer_element_mismatch(%a: memref<?xf64>, %n: index) {
 func.func @buffer_child_before_parent(%a: memref<?xf32>, %indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
   %I = sparse_iter.dense_fixed %n
   %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
-  // expected-error@+1 {{axis #0 (sparse_variable) must come after its parent axis}}
+  // expected-error@+1 {{axis #0 (sparse_variable) must directly follow its parent axis}}
   %A = sparse_iter.match_buffer %a [%J, %I] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   return
 }
@@ -74,8 +74,19 @@ func.func @buffer_child_before_parent(%a: memref<?xf32>, %indptr: memref<?xi32>,
 func.func @buffer_without_parent(%a: memref<?xf32>, %indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
   %I = sparse_iter.dense_fixed %n
   %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
-  // expected-error@+1 {{axis #0 (sparse_variable) must come after its parent axis}}
+  // expected-error@+1 {{axis #0 (sparse_variable) must directly follow its parent axis}}
   %A = sparse_iter.match_buffer %a [%J] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @buffer_parent_not_adjacent(%a: memref<?xf32>, %indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %n
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
+  // expected-error@+1 {{axis #2 (sparse_variable) must directly follow its parent axis}}
+  %A = sparse_iter.match_buffer %a [%I, %K, %J] : memref<?xf32> -> !sparse_iter.buffer<3, f32>
   return
 }
 

@@ -46,7 +46,7 @@ AxisOpInterface getAxisDef(mlir::Value axis, mlir::Operation *user);
 /// The ancestors of an axis from the root down (excluding the axis).
 llvm::SmallVector<mlir::Value> getAncestors(AxisOpInterface axis);
 
-/// Verifies that each axis with a parent follows its parent in `axes`.
+/// Verifies a buffer's axes: distinct, each child directly after its parent.
 mlir::LogicalResult verifyAxisComposition(mlir::Operation *op,
                                           mlir::ValueRange axes);
 

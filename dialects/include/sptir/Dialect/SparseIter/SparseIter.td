@@ -102,8 +102,8 @@ def SparseIter_MatchBufferOp : SparseIter_Op<"match_buffer", [Pure]> {
   let summary = "bind a value array to a composition of axes";
   let description = [{
     The sparse buffer whose non-zero values are stored, in CSF order, in the
-    1-D memref `values`. Every axis that has a parent must come after its
-    parent in the axis list. `extra` adds that many trailing elements beyond
+    1-D memref `values`. Every axis that has a parent must directly follow
+    its parent in the axis list (CSF order). `extra` adds that many trailing elements beyond
     what the axes imply (an indptr array over `[I]` has `extra 1`).
     `default_value` is what a load of a coordinate that is not stored
     returns (zero if absent).

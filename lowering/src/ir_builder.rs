@@ -1,0 +1,188 @@
+//! Building IR inside passes: an insertion point (before an anchor op) and
+//! the handful of index computations every lowering needs.
+
+use crate::axis::detach;
+use melior::ir::operation::OperationMutLike;
+use melior::{
+    dialect::{arith, scf},
+    ir::{
+        attribute::IntegerAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        r#type::IntegerType,
+        r#type::TypeLike,
+        Block, BlockRef, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+/// Inserts ops before `anchor` in `block`, or at the end of `block`.
+#[derive(Clone, Copy)]
+pub struct Builder<'c> {
+    pub context: &'c Context,
+    pub location: Location<'c>,
+    block: BlockRef<'c, 'c>,
+    anchor: Option<OperationRef<'c, 'c>>,
+}
+
+impl<'c> Builder<'c> {
+    /// Inserts before `anchor`, which must be in a block.
+    pub fn before(context: &'c Context, anchor: OperationRef<'_, '_>) -> Option<Self> {
+        let anchor: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(anchor.to_raw()) };
+        let block = anchor.block()?;
+        Some(Self {
+            context,
+            location: anchor.location(),
+            block: unsafe { BlockRef::from_raw(block.to_raw()) },
+            anchor: Some(anchor),
+        })
+    }
+
+    /// Appends to the end of `block`.
+    pub fn at_end(context: &'c Context, location: Location<'c>, block: &Block<'c>) -> Self {
+        Self { context, location, block: unsafe { BlockRef::from_raw(block.to_raw()) }, anchor: None }
+    }
+
+    pub fn at(self, location: Location<'c>) -> Self {
+        Self { location, ..self }
+    }
+
+    /// Inserts `op` and returns it.
+    pub fn insert(&self, op: impl Into<Operation<'c>>) -> OperationRef<'c, 'c> {
+        let op = match self.anchor {
+            Some(anchor) => self.block.insert_operation_before(anchor, op.into()),
+            None => self.block.append_operation(op.into()),
+        };
+        unsafe { OperationRef::from_raw(op.to_raw()) }
+    }
+
+    /// Moves an op that is already in the IR to the insertion point.
+    pub fn insert_existing(&self, op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
+        let mut moving = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+        match self.anchor {
+            Some(anchor) => moving.move_before(anchor),
+            None => {
+                use melior::ir::operation::OperationMutLike;
+                moving.remove_from_parent();
+                self.block.append_operation(unsafe { Operation::from_raw(op.to_raw()) });
+            }
+        }
+        op
+    }
+
+    /// Inserts a one-result op and returns its result.
+    pub fn value(&self, op: impl Into<Operation<'c>>) -> Value<'c, 'c> {
+        let op = self.insert(op);
+        // Callers only pass ops that have one result by definition.
+        detach(op.result(0).expect("op has one result").into())
+    }
+
+    pub fn index_type(&self) -> Type<'c> {
+        Type::index(self.context)
+    }
+
+    pub fn index(&self, value: i64) -> Value<'c, 'c> {
+        self.value(arith::constant(
+            self.context,
+            IntegerAttribute::new(self.index_type(), value).into(),
+            self.location,
+        ))
+    }
+
+    pub fn add(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::addi(lhs, rhs, self.location))
+    }
+
+    pub fn sub(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::subi(lhs, rhs, self.location))
+    }
+
+    pub fn mul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::muli(lhs, rhs, self.location))
+    }
+
+    pub fn div(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::divui(lhs, rhs, self.location))
+    }
+
+    pub fn cmp(&self, predicate: arith::CmpiPredicate, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::cmpi(self.context, predicate, lhs, rhs, self.location))
+    }
+
+    pub fn and(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::andi(lhs, rhs, self.location))
+    }
+
+    pub fn select(&self, condition: Value<'c, '_>, yes: Value<'c, '_>, no: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::select(condition, yes, no, self.location))
+    }
+
+    /// An index-typed copy of an integer (indptr/indices element) value.
+    pub fn to_index(&self, value: Value<'c, '_>) -> Value<'c, 'c> {
+        if value.r#type().is_index() {
+            return detach(value);
+        }
+        self.value(arith::index_cast(value, self.index_type(), self.location))
+    }
+
+    /// Converts an index to the integer type `to`.
+    pub fn from_index(&self, value: Value<'c, '_>, to: Type<'c>) -> Value<'c, 'c> {
+        if to.is_index() {
+            return detach(value);
+        }
+        self.value(arith::index_cast(value, to, self.location))
+    }
+
+    pub fn bool_type(&self) -> Type<'c> {
+        IntegerType::new(self.context, 1).into()
+    }
+}
+
+/// A region with one block taking `arguments`, ending in `terminator`;
+/// returns the region and a builder that inserts before the terminator.
+pub fn region_with_block<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    arguments: &[Type<'c>],
+    terminator: Operation<'c>,
+) -> (Region<'c>, Builder<'c>) {
+    let block = Block::new(&arguments.iter().map(|&t| (t, location)).collect::<Vec<_>>());
+    let end = block.append_operation(terminator);
+    let anchor: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+    let builder = Builder {
+        context,
+        location,
+        block: unsafe { BlockRef::from_raw(block.to_raw()) },
+        anchor: Some(anchor),
+    };
+    let region = Region::new();
+    region.append_block(block);
+    (region, builder)
+}
+
+/// `scf.if` whose branches are filled by `then` and `otherwise`, each
+/// returning the values its branch yields.
+pub fn if_else<'c>(
+    builder: &Builder<'c>,
+    condition: Value<'c, '_>,
+    result_types: &[Type<'c>],
+    then: impl FnOnce(&Builder<'c>) -> Vec<Value<'c, 'c>>,
+    otherwise: impl FnOnce(&Builder<'c>) -> Vec<Value<'c, 'c>>,
+) -> Vec<Value<'c, 'c>> {
+    let location = builder.location;
+    let then_block = Block::new(&[]);
+    let values = then(&Builder::at_end(builder.context, location, &then_block));
+    then_block.append_operation(scf::r#yield(&values, location));
+    let else_block = Block::new(&[]);
+    let values = otherwise(&Builder::at_end(builder.context, location, &else_block));
+    else_block.append_operation(scf::r#yield(&values, location));
+    let region = |block| {
+        let region = Region::new();
+        region.append_block(block);
+        region
+    };
+    let op = builder.insert(scf::r#if(condition, result_types, region(then_block), region(else_block), location));
+    (0..result_types.len())
+        .map(|index| detach(op.result(index).expect("declared result").into()))
+        .collect()
+}

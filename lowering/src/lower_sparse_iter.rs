@@ -1,0 +1,511 @@
+//! `lower-sparse-iter`: stage I -> stage II (SparseTIR section 3.3.1).
+//!
+//! Each sparse iteration becomes one `sparse_pos.for` per axis (or per fused
+//! group) over positions: extents come from fixed lengths or indptr
+//! differences, read from auxiliary buffers; coordinates of sparse axes are
+//! read from indices. The `init` region runs in its own loop nest before
+//! the first reduction loop. Buffer accesses move from coordinates to
+//! positions: an access whose coordinate is the one a loop walks uses that
+//! loop's position; a dense axis's position is its coordinate; any other
+//! sparse coordinate is looked up with a binary search (`sparse_pos.find`),
+//! and a load of a coordinate that is not stored reads the default value.
+
+use crate::{
+    aux_buffers::AuxBuffers,
+    axis::{detach, key, Axis, AxisKind},
+    buffer::BufferDef,
+    ir_builder::{if_else, region_with_block, Builder},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    sparse_iter_ops::{is_iteration, IterationInfo},
+};
+use melior::{
+    dialect::arith,
+    ir::{
+        attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::{IntegerType, TypeLike},
+        Attribute, Location, Operation, RegionLike, Type, Value, ValueLike,
+    },
+};
+use mlir_sys::mlirValueReplaceAllUsesOfWith;
+use melior::Context;
+use sptir_dialects::sparse_pos;
+use std::collections::HashMap;
+
+pub const PASS: PassDef = PassDef {
+    name: "LowerSparseIter",
+    argument: "lower-sparse-iter",
+    description: "Lower stage I sparse iterations to stage II position-space loops",
+    options: &[],
+    dependent_dialects: "arith,scf,sparse_pos",
+    run,
+};
+
+/// What the loops opened so far know about one walked axis.
+#[derive(Clone, Copy)]
+struct Walked<'c> {
+    position: Value<'c, 'c>,
+    coordinate: Value<'c, 'c>,
+}
+
+type Env<'c> = HashMap<usize, Walked<'c>>;
+
+const SPATIAL: i64 = 0;
+const REDUCTION: i64 = 1;
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let mut outermost = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if is_iteration(&op) {
+            outermost.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+            // Nested iterations are lowered from inside their parent.
+            return WalkResult::Skip;
+        }
+        WalkResult::Advance
+    });
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut lowering = Lowering { context, aux: AuxBuffers::new(context) };
+    for op in outermost {
+        lowering.iteration(op, &Env::default())?;
+    }
+    Ok(())
+}
+
+struct Lowering<'c> {
+    context: &'c Context,
+    aux: AuxBuffers<'c>,
+}
+
+/// Removes `op` from its block and destroys it.
+pub(crate) fn erase(op: OperationRef<'_, '_>) {
+    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    op.remove_from_parent();
+    drop(unsafe { Operation::from_raw(op.to_raw()) });
+}
+
+fn replace_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
+    unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
+}
+
+impl<'c> Lowering<'c> {
+    fn iteration(&mut self, op: OperationRef<'c, 'c>, outer: &Env<'c>) -> Result<(), PassFailed> {
+        let location = op.location();
+        let info = IterationInfo::read(op);
+        let axes = info
+            .axes
+            .iter()
+            .map(|&value| Axis::read(value))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| emit_error(location, "iteration axis is not defined by an axis op"))?;
+        let groups = info.groups();
+        let is_reduction = |group: &std::ops::Range<usize>| group.clone().any(|a| info.kinds[a] == b'R');
+        let first_reduction = groups.iter().position(is_reduction);
+        let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
+
+        let mut env = outer.clone();
+        let mut builder = Builder::before(self.context, op).ok_or_else(|| emit_error(location, "iteration is not in a block"))?;
+        let mut init_nest = None;
+        for (index, group) in groups.iter().enumerate() {
+            if has_init && Some(index) == first_reduction {
+                init_nest = Some(self.init(op, &info, &axes, &groups[index..], builder, &env)?);
+            }
+            let kind = if is_reduction(group) { REDUCTION } else { SPATIAL };
+            let label = format!("{}.{index}", info.label);
+            builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, kind)?;
+        }
+
+        let body = op.region(1).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "iteration has no body"))?;
+        let coordinates: Vec<Value> = axes.iter().map(|axis| env[&key(axis.value)].coordinate).collect();
+        let moved = move_block(body, &coordinates, &builder);
+        self.translate(&moved, &env)?;
+        if let Some((moved, init_env)) = init_nest {
+            self.translate(&moved, &init_env)?;
+        }
+        erase(op);
+        Ok(())
+    }
+
+    /// The init nest: loops over the spatial axes that follow the first
+    /// reduction loop, placed before it, running the init region once per
+    /// spatial point.
+    fn init(
+        &mut self,
+        op: OperationRef<'c, 'c>,
+        info: &IterationInfo<'c, 'c>,
+        axes: &[Axis<'c>],
+        rest: &[std::ops::Range<usize>],
+        mut builder: Builder<'c>,
+        env: &Env<'c>,
+    ) -> Result<(Vec<OperationRef<'c, 'c>>, Env<'c>), PassFailed> {
+        let location = op.location();
+        let mut env = env.clone();
+        let reduction: Vec<usize> = rest.iter().flat_map(|g| g.clone()).filter(|&a| info.kinds[a] == b'R').collect();
+        for (index, group) in rest.iter().enumerate() {
+            let spatial = group.clone().all(|a| info.kinds[a] == b'S');
+            if !spatial {
+                if let Some(a) = group.clone().find(|&a| info.kinds[a] == b'S') {
+                    return Err(emit_error(
+                        location,
+                        format!("init region needs spatial axis #{a}, which is fused with a reduction axis; write the initialization as its own iteration"),
+                    ));
+                }
+                continue;
+            }
+            for a in group.clone() {
+                let depends = axes[a].ancestors().iter().any(|ancestor| {
+                    reduction.iter().any(|&r| axes[r].value == ancestor.value)
+                });
+                if depends {
+                    return Err(emit_error(
+                        location,
+                        format!("init region needs spatial axis #{a}, which depends on a reduction axis; write the initialization as its own iteration"),
+                    ));
+                }
+            }
+            let label = format!("{}.init.{index}", info.label);
+            builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, SPATIAL)?;
+        }
+        let init = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "missing init block"))?;
+        let coordinates: Vec<Value> = (0..axes.len())
+            .filter(|&a| info.kinds[a] == b'S')
+            .map(|a| env[&key(axes[a].value)].coordinate)
+            .collect();
+        let moved = move_block(init, &coordinates, &builder);
+        Ok((moved, env))
+    }
+
+    /// Opens the loop of one group of axes and records their positions and
+    /// coordinates in `env`; returns a builder inside the loop body.
+    fn open_loop(
+        &mut self,
+        builder: Builder<'c>,
+        group: &[Axis<'c>],
+        env: &mut Env<'c>,
+        label: &str,
+        kind: i64,
+    ) -> Result<Builder<'c>, PassFailed> {
+        let zero = builder.index(0);
+        let upper = match group {
+            [axis] => self.extent(&builder, axis, env)?,
+            _ => self.fused_extent(&builder, group)?,
+        };
+        let context = builder.context;
+        let index = builder.index_type();
+        let (region, inner) = region_with_block(context, builder.location, &[index], sparse_pos::r#yield(context, builder.location).into());
+        let loop_op = builder.insert(
+            sparse_pos::ForOperation::builder(context, builder.location)
+                .label(StringAttribute::new(context, label))
+                .kind(IntegerAttribute::new(IntegerType::new(context, 32).into(), kind).into())
+                .lower_bound(zero)
+                .upper_bound(upper)
+                .body(region)
+                .build(),
+        );
+        let position: Value = detach(
+            loop_op
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.argument(0).ok())
+                .map(Into::into)
+                .ok_or_else(|| emit_error(builder.location, "internal: loop without position"))?,
+        );
+        match group {
+            [axis] => {
+                let coordinate = self.coordinate(&inner, axis, env, position)?;
+                env.insert(key(axis.value), Walked { position, coordinate });
+            }
+            _ => self.unfuse(&inner, group, env, position)?,
+        }
+        Ok(inner)
+    }
+
+    /// Positions of the ancestors of `axis`, which enclosing loops walk.
+    fn ancestor_positions(&self, axis: &Axis<'c>, env: &Env<'c>, location: Location<'c>) -> Result<Vec<Value<'c, 'c>>, PassFailed> {
+        axis.ancestors()
+            .iter()
+            .map(|ancestor| {
+                env.get(&key(ancestor.value)).map(|walked| walked.position).ok_or_else(|| {
+                    emit_error(location, "an axis is walked before its parent axis; reorder the iteration")
+                })
+            })
+            .collect()
+    }
+
+    /// Number of positions of `axis` under the walked positions of its
+    /// ancestors.
+    fn extent(&mut self, builder: &Builder<'c>, axis: &Axis<'c>, env: &Env<'c>) -> Result<Value<'c, 'c>, PassFailed> {
+        match axis.kind {
+            AxisKind::DenseFixed => Ok(axis.length),
+            AxisKind::SparseFixed => axis.nnz_cols.ok_or_else(|| emit_error(builder.location, "malformed sparse_fixed axis")),
+            AxisKind::DenseVariable | AxisKind::SparseVariable => {
+                let positions = self.ancestor_positions(axis, env, builder.location)?;
+                let (start, end) = self.row_bounds(builder, axis, &positions)?;
+                Ok(builder.sub(end, start))
+            }
+        }
+    }
+
+    /// `indptr[row]` and `indptr[row + 1]` of a variable axis, as indices.
+    fn row_bounds(&mut self, builder: &Builder<'c>, axis: &Axis<'c>, positions: &[Value<'c, 'c>]) -> Result<(Value<'c, 'c>, Value<'c, 'c>), PassFailed> {
+        let indptr = self.aux.indptr(axis)?;
+        let mut next = positions.to_vec();
+        if let Some(last) = next.last_mut() {
+            let one = builder.index(1);
+            *last = builder.add(*last, one);
+        }
+        let start = load_index(builder, indptr, positions);
+        let end = load_index(builder, indptr, &next);
+        Ok((start, end))
+    }
+
+    /// The coordinate at `position` of `axis`.
+    fn coordinate(&mut self, builder: &Builder<'c>, axis: &Axis<'c>, env: &Env<'c>, position: Value<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
+        if !axis.kind.is_sparse() {
+            return Ok(position);
+        }
+        let mut positions = self.ancestor_positions(axis, env, builder.location)?;
+        positions.push(position);
+        let indices = self.aux.indices(axis)?;
+        Ok(load_index(builder, indices, &positions))
+    }
+
+    /// Total positions of the space closed by the last axis of a fused
+    /// group that starts at a root.
+    fn fused_extent(&mut self, builder: &Builder<'c>, group: &[Axis<'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+        if group[0].parent.is_some() {
+            return Err(emit_error(builder.location, "a fused group must start at a root axis (one without a parent)"));
+        }
+        let mut total = group[0].length;
+        for axis in &group[1..] {
+            total = match (axis.kind.is_variable(), axis.nnz, axis.nnz_cols) {
+                (true, Some(nnz), _) => nnz,
+                (false, _, Some(cols)) => builder.mul(total, cols),
+                _ => return Err(emit_error(builder.location, "malformed axis in fused group")),
+            };
+        }
+        Ok(total)
+    }
+
+    /// Recovers each fused axis's position from the flat position of the
+    /// last one: parents bottom-up by `parent_position`, then positions
+    /// within rows top-down.
+    fn unfuse(&mut self, builder: &Builder<'c>, group: &[Axis<'c>], env: &mut Env<'c>, flat: Value<'c, 'c>) -> Result<(), PassFailed> {
+        let mut flats = vec![flat; group.len()];
+        for index in (1..group.len()).rev() {
+            flats[index - 1] = builder.value(
+                sparse_pos::ParentPositionOperation::builder(builder.context, builder.location)
+                    .position(builder.index_type())
+                    .axis(group[index].value)
+                    .flat(flats[index])
+                    .build(),
+            );
+        }
+        let mut positions: Vec<Value<'c, 'c>> = Vec::new();
+        for (index, axis) in group.iter().enumerate() {
+            let position = if index == 0 {
+                flats[0]
+            } else if axis.kind.is_variable() {
+                let indptr = self.aux.indptr(axis)?;
+                let start = load_index(builder, indptr, &positions);
+                builder.sub(flats[index], start)
+            } else {
+                let cols = axis.nnz_cols.ok_or_else(|| emit_error(builder.location, "malformed sparse_fixed axis"))?;
+                let start = builder.mul(flats[index - 1], cols);
+                builder.sub(flats[index], start)
+            };
+            positions.push(position);
+            let coordinate = self.coordinate(builder, axis, env, position)?;
+            env.insert(key(axis.value), Walked { position, coordinate });
+        }
+        Ok(())
+    }
+
+    /// Rewrites the coordinate accesses under `roots` into position
+    /// accesses, then lowers the iterations nested there.
+    fn translate(&mut self, roots: &[OperationRef<'c, 'c>], env: &Env<'c>) -> Result<(), PassFailed> {
+        let mut accesses = Vec::new();
+        let mut nested = Vec::new();
+        for root in roots {
+            root.walk(WalkOrder::PreOrder, |op| {
+                let name = op.name();
+                let name = name.as_string_ref().as_str().unwrap_or_default();
+                let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+                match name {
+                    "sparse_iter.iterate" => {
+                        nested.push(op);
+                        return WalkResult::Skip;
+                    }
+                    "sparse_iter.load" | "sparse_iter.store" => accesses.push(op),
+                    _ => {}
+                }
+                WalkResult::Advance
+            });
+        }
+        for access in accesses {
+            self.access(access, env)?;
+        }
+        for op in nested {
+            self.iteration(op, env)?;
+        }
+        Ok(())
+    }
+
+    fn access(&mut self, op: OperationRef<'c, 'c>, env: &Env<'c>) -> Result<(), PassFailed> {
+        let location = op.location();
+        let is_store = op.name().as_string_ref().as_str() == Ok("sparse_iter.store");
+        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+        let (value, buffer, coordinates) = if is_store {
+            (Some(operands[0]), operands[1], &operands[2..])
+        } else {
+            (None, operands[0], &operands[1..])
+        };
+        let def = BufferDef::read(buffer).ok_or_else(|| {
+            emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
+        })?;
+        let builder = Builder::before(self.context, op).ok_or_else(|| emit_error(location, "access is not in a block"))?.at(location);
+
+        let mut positions: Vec<Value<'c, 'c>> = Vec::new();
+        let mut matched = vec![false; def.axes.len()];
+        let mut found: Vec<Value<'c, 'c>> = Vec::new();
+        for (index, (&axis_value, &coordinate)) in def.axes.iter().zip(coordinates).enumerate() {
+            let axis = Axis::read(axis_value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op"))?;
+            // The loop walking this axis already has the position, provided
+            // the parent's position is also the walked one.
+            let parent_matched = index == 0 || axis.parent.is_none() || matched[index - 1];
+            if let Some(walked) = env.get(&key(axis_value)) {
+                if walked.coordinate == coordinate && parent_matched {
+                    matched[index] = true;
+                    positions.push(walked.position);
+                    continue;
+                }
+            }
+            if !axis.kind.is_sparse() {
+                positions.push(coordinate);
+                continue;
+            }
+            if !axis.sorted {
+                return Err(emit_error(
+                    location,
+                    format!("access to buffer axis #{index} needs a coordinate lookup, a binary search, but the axis is not sorted"),
+                ));
+            }
+            let depth = axis.ancestors().len();
+            let ancestors = positions[index - depth..index].to_vec();
+            let bool_type = builder.bool_type();
+            let find = builder.insert(
+                sparse_pos::FindOperation::builder(builder.context, location)
+                    .position(builder.index_type())
+                    .found(bool_type)
+                    .axis(axis_value)
+                    .ancestors(&ancestors)
+                    .coord(coordinate)
+                    .build(),
+            );
+            positions.push(detach(find.result(0).map_err(|_| emit_error(location, "internal: find"))?.into()));
+            found.push(detach(find.result(1).map_err(|_| emit_error(location, "internal: find"))?.into()));
+        }
+
+        let all_found = found.iter().copied().reduce(|a, b| builder.and(a, b));
+        match value {
+            Some(value) => {
+                let store = |b: &Builder<'c>| {
+                    b.insert(
+                        sparse_pos::StoreOperation::builder(b.context, location)
+                            .value(value)
+                            .buffer(buffer)
+                            .positions(&positions)
+                            .build(),
+                    );
+                    vec![]
+                };
+                match all_found {
+                    // A coordinate that is not stored has nowhere to go.
+                    Some(condition) => {
+                        if_else(&builder, condition, &[], store, |_| vec![]);
+                    }
+                    None => {
+                        store(&builder);
+                    }
+                }
+            }
+            None => {
+                let load = |b: &Builder<'c>| {
+                    vec![b.value(
+                        sparse_pos::LoadOperation::builder(b.context, location)
+                            .result(def.element)
+                            .buffer(buffer)
+                            .positions(&positions)
+                            .build(),
+                    )]
+                };
+                let result = match all_found {
+                    Some(condition) => {
+                        let default = default_value(self.context, &def, location)?;
+                        if_else(&builder, condition, &[def.element], load, |b| vec![b.value(arith::constant(b.context, default, location))])[0]
+                    }
+                    None => load(&builder)[0],
+                };
+                let old = op.result(0).map_err(|_| emit_error(location, "internal: load result"))?;
+                replace_uses(old.into(), result);
+            }
+        }
+        erase(op);
+        Ok(())
+    }
+}
+
+/// The buffer's `default_value`, or zero of its element type.
+fn default_value<'c>(context: &'c Context, def: &BufferDef<'c>, location: Location<'c>) -> Result<Attribute<'c>, PassFailed> {
+    if let Some(value) = def.default_value {
+        return Ok(value);
+    }
+    if def.element.is_integer() || def.element.is_index() {
+        return Ok(IntegerAttribute::new(def.element, 0).into());
+    }
+    if is_float(def.element) {
+        return Ok(FloatAttribute::new(context, def.element, 0.0).into());
+    }
+    Err(emit_error(location, format!("no default value for element type {}", def.element)))
+}
+
+pub(crate) fn is_float(r#type: Type<'_>) -> bool {
+    r#type.is_f16() || r#type.is_bf16() || r#type.is_f32() || r#type.is_f64()
+}
+
+/// `sparse_pos.load` of an integer aux buffer, as an index.
+fn load_index<'c>(builder: &Builder<'c>, buffer: Value<'c, 'c>, positions: &[Value<'c, 'c>]) -> Value<'c, 'c> {
+    let element = sptir_dialects::buffer_type_info(buffer.r#type()).map(|(_, e)| e).unwrap_or(builder.index_type());
+    let value = builder.value(
+        sparse_pos::LoadOperation::builder(builder.context, builder.location)
+            .result(element)
+            .buffer(buffer)
+            .positions(positions)
+            .build(),
+    );
+    builder.to_index(value)
+}
+
+/// Moves the ops of `block` (all but its terminator) to `builder`'s
+/// insertion point, with the block's arguments replaced by `arguments`;
+/// returns the moved ops.
+fn move_block<'c>(block: melior::ir::BlockRef<'_, '_>, arguments: &[Value<'c, 'c>], builder: &Builder<'c>) -> Vec<OperationRef<'c, 'c>> {
+    for (index, &argument) in arguments.iter().enumerate() {
+        if let Ok(old) = block.argument(index) {
+            replace_uses(old.into(), argument);
+        }
+    }
+    let mut moved = Vec::new();
+    let mut next = block.first_operation().map(|op| unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+    while let Some(op) = next {
+        next = op.next_in_block().map(|op| unsafe { OperationRef::from_raw(op.to_raw()) });
+        if next.is_none() {
+            break; // the terminator
+        }
+        let placed = builder.insert_existing(op);
+        moved.push(placed);
+    }
+    moved
+}

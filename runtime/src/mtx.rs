@@ -1,0 +1,670 @@
+//! Matrix Market reader (`coordinate` matrices, plain or gzip-compressed).
+//!
+//! Supported: fields `real`, `integer`, `pattern`; symmetries `general`, `symmetric` and
+//! `skew-symmetric` (the lower triangle is mirrored, the diagonal is not duplicated).
+//! The result is always a canonical [`Csr`]: rows sorted, duplicates summed. For
+//! `pattern` files every stored value is 1.0, and a repeated coordinate stays 1.0 (a
+//! pattern has no multiplicities).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+use thiserror::Error;
+
+use crate::formats::{Coo, Csr, FormatError};
+
+/// Why a Matrix Market file could not be read. Line numbers are 1-based and count every
+/// line of the (decompressed) text, comments included.
+#[derive(Debug, Error)]
+pub enum MtxError {
+    #[error("cannot open {path}: {source}")]
+    Open { path: PathBuf, source: io::Error },
+
+    #[error("line {line}: read error: {source}")]
+    Read { line: usize, source: io::Error },
+
+    #[error("line {line}: bad banner {found:?}: expected \"%%MatrixMarket matrix coordinate <field> <symmetry>\"")]
+    BadBanner { line: usize, found: String },
+
+    #[error("line {line}: unsupported {what} {found:?} (supported: {supported})")]
+    Unsupported {
+        line: usize,
+        what: &'static str,
+        found: String,
+        supported: &'static str,
+    },
+
+    #[error("the file ends at line {line} before the size line \"rows cols entries\"")]
+    MissingSizeLine { line: usize },
+
+    #[error("line {line}: bad size line {found:?}: expected three non-negative integers \"rows cols entries\"")]
+    BadSizeLine { line: usize, found: String },
+
+    #[error("line {line}: {what} = {value} is too large (at most {max})", max = i32::MAX)]
+    TooLarge {
+        line: usize,
+        what: &'static str,
+        value: u64,
+    },
+
+    #[error(
+        "line {line}: a {symmetry} matrix must be square, but the size line says {rows}x{cols}"
+    )]
+    NotSquare {
+        line: usize,
+        symmetry: &'static str,
+        rows: usize,
+        cols: usize,
+    },
+
+    #[error("line {line}: expected {expected} fields ({layout}), found {found}")]
+    FieldCount {
+        line: usize,
+        expected: usize,
+        found: usize,
+        layout: &'static str,
+    },
+
+    #[error("line {line}: {what} {token:?} is not a valid number")]
+    NotNumeric {
+        line: usize,
+        what: &'static str,
+        token: String,
+    },
+
+    #[error("line {line}: {what} index {index} is out of range 1..={bound}")]
+    IndexOutOfRange {
+        line: usize,
+        what: &'static str,
+        index: i64,
+        bound: usize,
+    },
+
+    #[error("the file ends at line {line} after {found} of the {expected} entries announced by the size line")]
+    TooFewEntries {
+        line: usize,
+        expected: usize,
+        found: usize,
+    },
+
+    #[error("line {line}: more entries than the {expected} announced by the size line")]
+    TooManyEntries { line: usize, expected: usize },
+
+    #[error(transparent)]
+    Format(#[from] FormatError),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Field {
+    Real,
+    Integer,
+    Pattern,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Symmetry {
+    General,
+    Symmetric,
+    SkewSymmetric,
+}
+
+/// Reads a `.mtx` or gzip-compressed `.mtx.gz` file; gzip is recognised by its magic bytes,
+/// not by the file name.
+pub fn read_matrix_market(path: impl AsRef<Path>) -> Result<Csr, MtxError> {
+    let path = path.as_ref();
+    let file = File::open(path).map_err(|source| MtxError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_matrix_market(file)
+}
+
+/// Parses Matrix Market text, or gzip-compressed text, from any reader.
+pub fn parse_matrix_market<R: Read>(reader: R) -> Result<Csr, MtxError> {
+    let mut buffered = BufReader::new(reader);
+    let head = buffered
+        .fill_buf()
+        .map_err(|source| MtxError::Read { line: 1, source })?;
+    if head.starts_with(&[0x1f, 0x8b]) {
+        parse_text(BufReader::new(MultiGzDecoder::new(buffered)))
+    } else {
+        parse_text(buffered)
+    }
+}
+
+/// Line reader that keeps count for error messages.
+struct Lines<R> {
+    reader: R,
+    line: usize,
+    buf: String,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The next line without its line terminator, or `None` at end of input.
+    fn next(&mut self) -> Result<Option<&str>, MtxError> {
+        self.buf.clear();
+        let read = self
+            .reader
+            .read_line(&mut self.buf)
+            .map_err(|source| MtxError::Read {
+                line: self.line + 1,
+                source,
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        Ok(Some(self.buf.trim_end_matches(['\n', '\r'])))
+    }
+
+    /// The next line that is neither blank nor a `%` comment, with its line number.
+    fn next_data(&mut self) -> Result<Option<(usize, &str)>, MtxError> {
+        loop {
+            // Re-borrowing self.buf after the loop keeps the borrow checker happy.
+            match self.next()? {
+                None => return Ok(None),
+                Some(l) if l.trim().is_empty() || l.trim_start().starts_with('%') => continue,
+                Some(_) => break,
+            }
+        }
+        Ok(Some((self.line, self.buf.trim_end_matches(['\n', '\r']))))
+    }
+}
+
+fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> {
+    let bad = || MtxError::BadBanner {
+        line,
+        found: text.to_string(),
+    };
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.len() != 5 || tokens[0] != "%%MatrixMarket" {
+        return Err(bad());
+    }
+    if !tokens[1].eq_ignore_ascii_case("matrix") {
+        return Err(MtxError::Unsupported {
+            line,
+            what: "object",
+            found: tokens[1].to_string(),
+            supported: "matrix",
+        });
+    }
+    if !tokens[2].eq_ignore_ascii_case("coordinate") {
+        return Err(MtxError::Unsupported {
+            line,
+            what: "format",
+            found: tokens[2].to_string(),
+            supported: "coordinate",
+        });
+    }
+    let field = match tokens[3].to_ascii_lowercase().as_str() {
+        "real" => Field::Real,
+        "integer" => Field::Integer,
+        "pattern" => Field::Pattern,
+        _ => {
+            return Err(MtxError::Unsupported {
+                line,
+                what: "field",
+                found: tokens[3].to_string(),
+                supported: "real, integer, pattern",
+            })
+        }
+    };
+    let symmetry = match tokens[4].to_ascii_lowercase().as_str() {
+        "general" => Symmetry::General,
+        "symmetric" => Symmetry::Symmetric,
+        "skew-symmetric" => Symmetry::SkewSymmetric,
+        _ => {
+            return Err(MtxError::Unsupported {
+                line,
+                what: "symmetry",
+                found: tokens[4].to_string(),
+                supported: "general, symmetric, skew-symmetric",
+            })
+        }
+    };
+    Ok((field, symmetry))
+}
+
+fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError> {
+    let bad = || MtxError::BadSizeLine {
+        line,
+        found: text.to_string(),
+    };
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.len() != 3 {
+        return Err(bad());
+    }
+    let mut parsed = [0usize; 3];
+    for ((slot, token), what) in parsed
+        .iter_mut()
+        .zip(&tokens)
+        .zip(["rows", "cols", "entries"])
+    {
+        let value: u64 = token.parse().map_err(|_| bad())?;
+        if value > i32::MAX as u64 {
+            return Err(MtxError::TooLarge { line, what, value });
+        }
+        *slot = value as usize;
+    }
+    Ok((parsed[0], parsed[1], parsed[2]))
+}
+
+fn parse_index(
+    line: usize,
+    what: &'static str,
+    token: &str,
+    bound: usize,
+) -> Result<i32, MtxError> {
+    let index: i64 = token.parse().map_err(|_| MtxError::NotNumeric {
+        line,
+        what,
+        token: token.to_string(),
+    })?;
+    if index < 1 || index as u64 > bound as u64 {
+        return Err(MtxError::IndexOutOfRange {
+            line,
+            what,
+            index,
+            bound,
+        });
+    }
+    // bound <= i32::MAX was checked on the size line.
+    Ok((index - 1) as i32)
+}
+
+fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> {
+    let not_numeric = || MtxError::NotNumeric {
+        line,
+        what: "value",
+        token: token.to_string(),
+    };
+    match field {
+        Field::Pattern => Ok(1.0),
+        Field::Integer => token
+            .parse::<i64>()
+            .map(|v| v as f32)
+            .map_err(|_| not_numeric()),
+        Field::Real => token
+            .parse::<f64>()
+            .map(|v| v as f32)
+            .map_err(|_| not_numeric()),
+    }
+}
+
+fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
+    let mut lines = Lines {
+        reader,
+        line: 0,
+        buf: String::new(),
+    };
+    let banner = lines.next()?.unwrap_or("").to_string();
+    let (field, symmetry) = parse_banner(1, &banner)?;
+
+    let Some((size_line, size_text)) = lines.next_data()? else {
+        return Err(MtxError::MissingSizeLine { line: lines.line });
+    };
+    let (rows, cols, entries) = parse_size(size_line, size_text)?;
+    let symmetry_name = match symmetry {
+        Symmetry::General => "general",
+        Symmetry::Symmetric => "symmetric",
+        Symmetry::SkewSymmetric => "skew-symmetric",
+    };
+    if symmetry != Symmetry::General && rows != cols {
+        return Err(MtxError::NotSquare {
+            line: size_line,
+            symmetry: symmetry_name,
+            rows,
+            cols,
+        });
+    }
+    let (expected_fields, layout) = match field {
+        Field::Pattern => (2, "row col"),
+        _ => (3, "row col value"),
+    };
+
+    // The size line is untrusted, so cap the up-front reservation.
+    let reserve = entries.min(1 << 24) * if symmetry == Symmetry::General { 1 } else { 2 };
+    let mut row_idx = Vec::with_capacity(reserve);
+    let mut col_idx = Vec::with_capacity(reserve);
+    let mut values = Vec::with_capacity(reserve);
+    let mut found = 0usize;
+    while let Some((line, text)) = lines.next_data()? {
+        if found == entries {
+            return Err(MtxError::TooManyEntries {
+                line,
+                expected: entries,
+            });
+        }
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        if tokens.len() != expected_fields {
+            return Err(MtxError::FieldCount {
+                line,
+                expected: expected_fields,
+                found: tokens.len(),
+                layout,
+            });
+        }
+        let r = parse_index(line, "row", tokens[0], rows)?;
+        let c = parse_index(line, "column", tokens[1], cols)?;
+        let v = match tokens.get(2) {
+            Some(t) => parse_value(line, field, t)?,
+            None => 1.0,
+        };
+        row_idx.push(r);
+        col_idx.push(c);
+        values.push(v);
+        if r != c {
+            match symmetry {
+                Symmetry::General => {}
+                Symmetry::Symmetric => {
+                    row_idx.push(c);
+                    col_idx.push(r);
+                    values.push(v);
+                }
+                Symmetry::SkewSymmetric => {
+                    row_idx.push(c);
+                    col_idx.push(r);
+                    values.push(-v);
+                }
+            }
+        }
+        found += 1;
+    }
+    if found < entries {
+        return Err(MtxError::TooFewEntries {
+            line: lines.line,
+            expected: entries,
+            found,
+        });
+    }
+
+    let mut csr = Coo::new(rows, cols, row_idx, col_idx, values)?.to_csr();
+    if field == Field::Pattern {
+        // Summing duplicates gave 2.0 etc.; a pattern only says "present".
+        csr.values_mut().fill(1.0);
+    }
+    Ok(csr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn parse(text: &str) -> Result<Csr, MtxError> {
+        parse_matrix_market(text.as_bytes())
+    }
+
+    fn gzip(text: &str) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(text.as_bytes()).unwrap();
+        enc.finish().unwrap()
+    }
+
+    const GENERAL: &str = "%%MatrixMarket matrix coordinate real general\n\
+        % a comment\n\
+        %another\n\
+        \n\
+        3 4 5\n\
+        3 1 1.5\n\
+        1 4 -2e1\n\
+        1 2 3\n\
+        % comment between entries\n\
+        3 1 0.5\n\
+        2 2 7\n";
+
+    #[test]
+    fn general_real_sorted_and_summed() {
+        let a = parse(GENERAL).unwrap();
+        a.validate().unwrap();
+        assert_eq!((a.rows(), a.cols()), (3, 4));
+        assert_eq!(a.indptr(), &[0, 2, 3, 4]);
+        assert_eq!(a.indices(), &[1, 3, 1, 0]);
+        assert_eq!(a.values(), &[3.0, -20.0, 7.0, 2.0]);
+    }
+
+    #[test]
+    fn gzip_and_crlf() {
+        let plain = parse(GENERAL).unwrap();
+        assert_eq!(parse_matrix_market(&gzip(GENERAL)[..]).unwrap(), plain);
+        assert_eq!(parse(&GENERAL.replace('\n', "\r\n")).unwrap(), plain);
+    }
+
+    #[test]
+    fn symmetric_pattern_keeps_single_diagonal() {
+        let a = parse(
+            "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 4\n1 1\n2 1\n3 2\n3 3\n",
+        )
+        .unwrap();
+        assert_eq!(a.nnz(), 6);
+        assert_eq!(
+            a.to_dense().unwrap(),
+            vec![1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+        );
+        assert_eq!(a.transpose(), a);
+    }
+
+    #[test]
+    fn integer_and_skew_symmetric() {
+        let a = parse("%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 5\n")
+            .unwrap();
+        assert_eq!(a.to_dense().unwrap(), vec![0.0, -5.0, 5.0, 0.0]);
+        let err = parse("%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 5.5\n")
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                MtxError::NotNumeric {
+                    line: 3,
+                    what: "value",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn pattern_duplicates_stay_one() {
+        let a = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n1 2\n2 1\n")
+            .unwrap();
+        assert_eq!(a.values(), &[1.0, 1.0]);
+    }
+
+    #[test]
+    fn banner_is_case_insensitive_after_the_tag() {
+        assert!(parse("%%MatrixMarket Matrix Coordinate Real General\n1 1 1\n1 1 2\n").is_ok());
+    }
+
+    #[test]
+    fn errors_carry_line_numbers() {
+        let msg = |t: &str| parse(t).unwrap_err().to_string();
+        assert_eq!(
+            msg("%MatrixMarket matrix coordinate real general\n1 1 0\n"),
+            "line 1: bad banner \"%MatrixMarket matrix coordinate real general\": expected \"%%MatrixMarket matrix coordinate <field> <symmetry>\""
+        );
+        assert!(matches!(
+            parse(""),
+            Err(MtxError::BadBanner { line: 1, .. })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix array real general\n1 1\n1\n"),
+            Err(MtxError::Unsupported { what: "format", .. })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n"),
+            Err(MtxError::Unsupported { what: "field", .. })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n"),
+            Err(MtxError::Unsupported {
+                what: "symmetry",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n% only comments\n"),
+            Err(MtxError::MissingSizeLine { line: 2 })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n%c\n2 x 1\n"),
+            Err(MtxError::BadSizeLine { line: 3, .. })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n2 2\n"),
+            Err(MtxError::BadSizeLine { line: 2, .. })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n3000000000 2 0\n"),
+            Err(MtxError::TooLarge { what: "rows", .. })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n"),
+            Err(MtxError::NotSquare { line: 2, .. })
+        ));
+        assert_eq!(
+            msg("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n3 1 1\n"),
+            "line 4: row index 3 is out of range 1..=2"
+        );
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 0 1\n"),
+            Err(MtxError::IndexOutOfRange {
+                line: 3,
+                what: "column",
+                index: 0,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 a 1\n"),
+            Err(MtxError::NotNumeric {
+                line: 3,
+                what: "column",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 one\n"),
+            Err(MtxError::NotNumeric {
+                line: 3,
+                what: "value",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n"),
+            Err(MtxError::FieldCount {
+                line: 3,
+                expected: 3,
+                found: 2,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n"),
+            Err(MtxError::FieldCount {
+                line: 3,
+                expected: 2,
+                found: 3,
+                ..
+            })
+        ));
+        assert_eq!(
+            msg("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n"),
+            "the file ends at line 4 after 2 of the 3 entries announced by the size line"
+        );
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n%x\n2 2 1\n"),
+            Err(MtxError::TooManyEntries {
+                line: 5,
+                expected: 1
+            })
+        ));
+    }
+
+    #[test]
+    fn corrupt_gzip_and_missing_file() {
+        let mut bytes = gzip(GENERAL);
+        let n = bytes.len();
+        bytes.truncate(n / 2);
+        assert!(matches!(
+            parse_matrix_market(&bytes[..]),
+            Err(MtxError::Read { .. })
+        ));
+        assert!(matches!(
+            read_matrix_market("/nonexistent/dir/x.mtx"),
+            Err(MtxError::Open { .. })
+        ));
+        // Invalid UTF-8 is a read error, not a panic.
+        let bad = b"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 \xff\n";
+        assert!(matches!(
+            parse_matrix_market(&bad[..]),
+            Err(MtxError::Read { line: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn reads_files_from_disk() {
+        let dir = std::env::temp_dir().join(format!("sptir-runtime-mtx-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("a.mtx");
+        let gz = dir.join("a.mtx.gz");
+        // The gzip file gets a misleading name to show detection is by content.
+        let gz_misnamed = dir.join("b.mtx");
+        std::fs::write(&plain, GENERAL).unwrap();
+        std::fs::write(&gz, gzip(GENERAL)).unwrap();
+        std::fs::write(&gz_misnamed, gzip(GENERAL)).unwrap();
+        let a = read_matrix_market(&plain).unwrap();
+        assert_eq!(read_matrix_market(&gz).unwrap(), a);
+        assert_eq!(read_matrix_market(&gz_misnamed).unwrap(), a);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Folder with the real graphs; `SPTIR_GRAPHS_DIR` overrides the default.
+    pub(crate) fn graphs_dir() -> Option<PathBuf> {
+        let dir = std::env::var_os("SPTIR_GRAPHS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/work/shared/data/graphs"));
+        if dir.is_dir() {
+            Some(dir)
+        } else {
+            println!("skipping: graph folder {} does not exist", dir.display());
+            None
+        }
+    }
+
+    /// Checks shape, nnz, symmetry, self-loops and longest row against the README table.
+    fn check_graph(name: &str, n: usize, nnz: usize, diag: usize, max_row: usize) {
+        let Some(dir) = graphs_dir() else { return };
+        let a = read_matrix_market(dir.join(format!("{name}.mtx.gz"))).unwrap();
+        a.validate().unwrap();
+        assert_eq!((a.rows(), a.cols(), a.nnz()), (n, n, nnz), "{name}");
+        assert!(a.values().iter().all(|&v| v == 1.0));
+        assert_eq!(a.transpose(), a, "{name} should be symmetric");
+        let self_loops = (0..n)
+            .filter(|&r| {
+                a.row(r)
+                    .is_some_and(|(cs, _)| cs.binary_search(&(r as i32)).is_ok())
+            })
+            .count();
+        assert_eq!(self_loops, diag, "{name}");
+        assert_eq!(a.max_row_nnz(), max_row, "{name}");
+    }
+
+    #[test]
+    fn real_cora() {
+        check_graph("cora", 2708, 10556, 0, 168);
+    }
+
+    #[test]
+    fn real_citeseer() {
+        check_graph("citeseer", 3327, 9228, 124, 99);
+    }
+
+    #[test]
+    fn real_pubmed() {
+        check_graph("pubmed", 19717, 88651, 3, 171);
+    }
+}

@@ -1,0 +1,302 @@
+//! Float64 reference implementations that kernel outputs are compared against.
+//!
+//! Inputs are the same `f32` buffers the kernels get; every product and sum is done in
+//! f64 so that the reference's own rounding is negligible next to the kernel's. Dense
+//! operands are row-major; the shapes are those documented in [`crate::shape`].
+
+use crate::formats::{Bsr, Csf, Csr};
+use crate::shape::{
+    check_bsr_spmm, check_csf_ttm, check_rgms, check_sddmm, check_spmm, ShapeError,
+};
+
+/// `Y[i, :] = sum_j A[i, j] * X[j, :]`; X is `cols x feat`, Y is `rows x feat`.
+pub fn spmm(a: &Csr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
+    let mut y = vec![0.0f64; check_spmm(a.rows(), a.cols(), feat, x.len())?];
+    for i in 0..a.rows() {
+        let (cols, vals) = a.row(i).unwrap_or((&[], &[]));
+        let out = &mut y[i * feat..(i + 1) * feat];
+        for (&j, &v) in cols.iter().zip(vals) {
+            let xj = &x[j as usize * feat..(j as usize + 1) * feat];
+            for (o, &xv) in out.iter_mut().zip(xj) {
+                *o += v as f64 * xv as f64;
+            }
+        }
+    }
+    Ok(y)
+}
+
+/// `out[p] = A.values[p] * sum_k X[i, k] * Y[j, k]` for each stored entry `p = (i, j)`.
+///
+/// X is `rows x feat` and Y is `cols x feat` (Y is given transposed relative to the
+/// textbook `X Y` so that both operands are read along contiguous rows). The output
+/// follows A's storage order.
+pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
+    let mut out = vec![0.0f64; check_sddmm(a.rows(), a.cols(), a.nnz(), feat, x.len(), y.len())?];
+    for i in 0..a.rows() {
+        let Some(range) = a.row_range(i) else {
+            continue;
+        };
+        let xi = &x[i * feat..(i + 1) * feat];
+        for p in range {
+            let j = a.indices()[p] as usize;
+            let yj = &y[j * feat..(j + 1) * feat];
+            let dot: f64 = xi.iter().zip(yj).map(|(&u, &w)| u as f64 * w as f64).sum();
+            out[p] = a.values()[p] as f64 * dot;
+        }
+    }
+    Ok(out)
+}
+
+/// SpMM with a BSR matrix, computed block by block (padding positions are skipped).
+/// X is `cols x feat`, Y is `rows x feat` (the logical, unpadded shape).
+pub fn bsr_spmm(a: &Bsr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
+    let mut y = vec![0.0f64; check_bsr_spmm(a, feat, x.len())?];
+    let b = a.block_size();
+    for (br, w) in a.indptr().windows(2).enumerate() {
+        for block in w[0] as usize..w[1] as usize {
+            let bc = a.indices()[block] as usize;
+            let values = &a.values()[block * b * b..(block + 1) * b * b];
+            for r in 0..b {
+                let i = br * b + r;
+                if i >= a.rows() {
+                    break;
+                }
+                for c in 0..b {
+                    let j = bc * b + c;
+                    if j >= a.cols() {
+                        break;
+                    }
+                    let v = values[r * b + c] as f64;
+                    for k in 0..feat {
+                        y[i * feat + k] += v * x[j * feat + k] as f64;
+                    }
+                }
+            }
+        }
+    }
+    Ok(y)
+}
+
+/// RGMS (relational gather-matmul-scatter, as in R-GCN):
+/// `Y[i, fo] = sum_r sum_j A_r[i, j] * sum_fi W[r, fo, fi] * X[j, fi]`.
+///
+/// W is `relations x feat_out x feat_in`, X is `cols x feat_in`, Y is `rows x feat_out`.
+pub fn rgms(
+    relations: &[Csr],
+    w: &[f32],
+    x: &[f32],
+    feat_in: usize,
+    feat_out: usize,
+) -> Result<Vec<f64>, ShapeError> {
+    let mut y = vec![0.0f64; check_rgms(relations, feat_in, feat_out, w.len(), x.len())?];
+    let cols = relations.first().map_or(0, |a| a.cols());
+    let mut xw = vec![0.0f64; cols * feat_out];
+    for (r, a) in relations.iter().enumerate() {
+        // Transform every X row once per relation, then aggregate; same result as the
+        // per-edge formula at a fraction of the cost.
+        let wr = &w[r * feat_out * feat_in..(r + 1) * feat_out * feat_in];
+        for j in 0..cols {
+            let xj = &x[j * feat_in..(j + 1) * feat_in];
+            for fo in 0..feat_out {
+                let row = &wr[fo * feat_in..(fo + 1) * feat_in];
+                xw[j * feat_out + fo] =
+                    row.iter().zip(xj).map(|(&u, &v)| u as f64 * v as f64).sum();
+            }
+        }
+        for i in 0..a.rows() {
+            let (js, vals) = a.row(i).unwrap_or((&[], &[]));
+            for (&j, &v) in js.iter().zip(vals) {
+                let src = &xw[j as usize * feat_out..(j as usize + 1) * feat_out];
+                for (o, &s) in y[i * feat_out..(i + 1) * feat_out].iter_mut().zip(src) {
+                    *o += v as f64 * s;
+                }
+            }
+        }
+    }
+    Ok(y)
+}
+
+/// Tensor-times-matrix along the last mode, over the CSF's fibers:
+/// `Y[f, l] = sum_k A[i, j, k] * B[k, l]` for each (i, j) fiber `f` in storage order
+/// (see [`Csf::fiber_coords`]). B is `dims[2] x l`, Y is `num_fibers x l`.
+pub fn csf_ttm(a: &Csf, b: &[f32], l: usize) -> Result<Vec<f64>, ShapeError> {
+    let mut y = vec![0.0f64; check_csf_ttm(a, l, b.len())?];
+    for (f, w) in a.j_ptr().windows(2).enumerate() {
+        let out = &mut y[f * l..(f + 1) * l];
+        for p in w[0] as usize..w[1] as usize {
+            let k = a.k_ids()[p] as usize;
+            let v = a.values()[p] as f64;
+            for (o, &bv) in out.iter_mut().zip(&b[k * l..(k + 1) * l]) {
+                *o += v * bv as f64;
+            }
+        }
+    }
+    Ok(y)
+}
+
+/// `||out - reference||_2 / ||reference||_2`.
+///
+/// When the reference is all zero this is the absolute error `||out||_2` (0 when both are
+/// zero). Returns `f64::INFINITY` when the lengths differ or the result is not a number
+/// (a NaN or infinity in `out`), so `err <= tol` fails for every broken output.
+pub fn relative_error(out: &[f32], reference: &[f64]) -> f64 {
+    if out.len() != reference.len() {
+        return f64::INFINITY;
+    }
+    let mut diff = 0.0f64;
+    let mut norm = 0.0f64;
+    for (&o, &r) in out.iter().zip(reference) {
+        diff += (o as f64 - r) * (o as f64 - r);
+        norm += r * r;
+    }
+    let err = if norm == 0.0 {
+        diff.sqrt()
+    } else {
+        (diff / norm).sqrt()
+    };
+    if err.is_nan() {
+        f64::INFINITY
+    } else {
+        err
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{random_csr, random_entries, sample};
+    use crate::random::random_dense;
+
+    fn to_f32(v: &[f64]) -> Vec<f32> {
+        v.iter().map(|&x| x as f32).collect()
+    }
+
+    /// Dense `m x n` times dense `n x p`.
+    fn matmul(a: &[f32], b: &[f32], m: usize, n: usize, p: usize) -> Vec<f64> {
+        let mut c = vec![0.0; m * p];
+        for i in 0..m {
+            for k in 0..n {
+                for j in 0..p {
+                    c[i * p + j] += a[i * n + k] as f64 * b[k * p + j] as f64;
+                }
+            }
+        }
+        c
+    }
+
+    fn assert_close(a: &[f64], b: &[f64]) {
+        assert_eq!(a.len(), b.len());
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-12 * (1.0 + y.abs()),
+                "at {i}: {x} vs {y}"
+            );
+        }
+    }
+
+    #[test]
+    fn spmm_matches_dense() {
+        let a = random_csr(12, 9, 0.3, 21);
+        let x = random_dense(9 * 5, 1);
+        let y = spmm(&a, &x, 5).unwrap();
+        assert_close(&y, &matmul(&a.to_dense().unwrap(), &x, 12, 9, 5));
+        assert!(spmm(&a, &x[1..], 5).is_err());
+        assert_eq!(spmm(&a, &[], 0).unwrap(), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn sddmm_matches_definition() {
+        let a = sample();
+        let feat = 3;
+        let x = random_dense(4 * feat, 2);
+        let y = random_dense(5 * feat, 3);
+        let out = sddmm(&a, &x, &y, feat).unwrap();
+        let rows = a.row_of_each_entry();
+        for p in 0..a.nnz() {
+            let (i, j) = (rows[p] as usize, a.indices()[p] as usize);
+            let dot: f64 = (0..feat)
+                .map(|k| x[i * feat + k] as f64 * y[j * feat + k] as f64)
+                .sum();
+            assert!((out[p] - a.values()[p] as f64 * dot).abs() < 1e-12);
+        }
+        // The explicit zero of sample gives 0.
+        assert_eq!(out[3], 0.0);
+        assert!(sddmm(&a, &y, &x, feat).is_err());
+    }
+
+    #[test]
+    fn bsr_spmm_matches_csr_spmm() {
+        let a = random_csr(13, 11, 0.2, 22);
+        let x = random_dense(11 * 4, 4);
+        let expected = spmm(&a, &x, 4).unwrap();
+        for b in [1, 2, 3, 5, 16] {
+            let bsr = Bsr::from_csr(&a, b).unwrap();
+            assert_close(&bsr_spmm(&bsr, &x, 4).unwrap(), &expected);
+        }
+    }
+
+    #[test]
+    fn rgms_matches_per_edge_formula() {
+        let (rows, cols, fi, fo) = (6, 7, 3, 2);
+        let rels = vec![
+            random_csr(rows, cols, 0.3, 30),
+            random_csr(rows, cols, 0.3, 31),
+            Csr::empty(rows, cols).unwrap(),
+        ];
+        let w = random_dense(rels.len() * fo * fi, 5);
+        let x = random_dense(cols * fi, 6);
+        let y = rgms(&rels, &w, &x, fi, fo).unwrap();
+        let mut expected = vec![0.0f64; rows * fo];
+        for (r, a) in rels.iter().enumerate() {
+            let dense = a.to_dense().unwrap();
+            for i in 0..rows {
+                for j in 0..cols {
+                    for o in 0..fo {
+                        let t: f64 = (0..fi)
+                            .map(|k| w[(r * fo + o) * fi + k] as f64 * x[j * fi + k] as f64)
+                            .sum();
+                        expected[i * fo + o] += dense[i * cols + j] as f64 * t;
+                    }
+                }
+            }
+        }
+        assert_close(&y, &expected);
+        assert!(rgms(&rels, &w[1..], &x, fi, fo).is_err());
+    }
+
+    #[test]
+    fn ttm_matches_dense_tensor() {
+        let dims = [4, 5, 6];
+        let t = Csf::from_coo(dims, &random_entries(dims, 40, 9)).unwrap();
+        let l = 3;
+        let b = random_dense(6 * l, 7);
+        let y = csf_ttm(&t, &b, l).unwrap();
+        let dense = t.to_dense().unwrap();
+        for (f, (i, j)) in t.fiber_coords().into_iter().enumerate() {
+            for c in 0..l {
+                let e: f64 = (0..6)
+                    .map(|k| dense[(i * 5 + j) * 6 + k] as f64 * b[k * l + c] as f64)
+                    .sum();
+                assert!((y[f * l + c] - e).abs() < 1e-12);
+            }
+        }
+        assert!(csf_ttm(&t, &b, 4).is_err());
+    }
+
+    #[test]
+    fn relative_error_cases() {
+        let r = [3.0, 4.0];
+        assert_eq!(relative_error(&[3.0, 4.0], &r), 0.0);
+        assert!((relative_error(&[3.0, 4.5], &r) - 0.1).abs() < 1e-12);
+        assert_eq!(relative_error(&[0.0, 0.0], &[0.0, 0.0]), 0.0);
+        assert_eq!(relative_error(&[3.0, 4.0], &[0.0, 0.0]), 5.0);
+        assert_eq!(relative_error(&[1.0], &r), f64::INFINITY);
+        assert_eq!(relative_error(&[f32::NAN, 4.0], &r), f64::INFINITY);
+        assert_eq!(relative_error(&[], &[]), 0.0);
+        // An f32 rounding of the reference is well inside a typical tolerance.
+        let a = random_csr(50, 40, 0.1, 40);
+        let x = random_dense(40 * 8, 41);
+        let y = spmm(&a, &x, 8).unwrap();
+        assert!(relative_error(&to_f32(&y), &y) < 1e-6);
+    }
+}
