@@ -186,3 +186,45 @@ pub fn if_else<'c>(
         .map(|index| detach(op.result(index).expect("declared result").into()))
         .collect()
 }
+
+/// Binary search: the first `p` in `[lo, hi)` for which `go_right(p)` is
+/// false, or `hi` when there is none. `go_right` must be true on a prefix.
+pub fn lower_bound<'c>(
+    builder: &Builder<'c>,
+    lo: Value<'c, 'c>,
+    hi: Value<'c, 'c>,
+    go_right: impl FnOnce(&Builder<'c>, Value<'c, 'c>) -> Value<'c, 'c>,
+) -> Value<'c, 'c> {
+    let (context, location) = (builder.context, builder.location);
+    let index = builder.index_type();
+    let bounds = [(index, location), (index, location)];
+    let argument = |block: &Block<'c>, n: usize| -> Value<'c, 'c> {
+        detach(block.argument(n).expect("declared argument").into())
+    };
+
+    let before = Block::new(&bounds);
+    let (low, high) = (argument(&before, 0), argument(&before, 1));
+    let inner = Builder::at_end(context, location, &before);
+    let more = inner.cmp(arith::CmpiPredicate::Ult, low, high);
+    before.append_operation(scf::condition(more, &[low, high], location));
+
+    let after = Block::new(&bounds);
+    let (low, high) = (argument(&after, 0), argument(&after, 1));
+    let inner = Builder::at_end(context, location, &after);
+    let two = inner.index(2);
+    let half = inner.div(inner.sub(high, low), two);
+    let mid = inner.add(low, half);
+    let right = go_right(&inner, mid);
+    let one = inner.index(1);
+    let next_low = inner.select(right, inner.add(mid, one), low);
+    let next_high = inner.select(right, high, mid);
+    after.append_operation(scf::r#yield(&[next_low, next_high], location));
+
+    let region = |block| {
+        let region = Region::new();
+        region.append_block(block);
+        region
+    };
+    let op = builder.insert(scf::r#while(&[lo, hi], &[index, index], region(before), region(after), location));
+    detach(op.result(0).expect("declared result").into())
+}

@@ -6,6 +6,7 @@ pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
 pub mod ir_builder;
+pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod pass_registry;
 pub mod sparse_iter_ops;
@@ -15,7 +16,7 @@ use pass_registry::PassDef;
 use std::sync::Once;
 
 /// Every sptir pass, in pipeline order.
-pub static PASSES: &[PassDef] = &[sparse_reorder::PASS, lower_sparse_iter::PASS];
+pub static PASSES: &[PassDef] = &[sparse_reorder::PASS, lower_sparse_iter::PASS, lower_sparse_buffer::PASS];
 
 static REGISTERED: Once = Once::new();
 

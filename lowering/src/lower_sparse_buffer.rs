@@ -1,0 +1,347 @@
+//! `lower-sparse-buffer`: stage II -> stage III (SparseTIR section 3.4).
+//!
+//! Sparse buffers become their 1-D value arrays, and every position access
+//! becomes a `memref` access at the flattened offset (equation 6): walking
+//! a buffer's axes outside in, a dense fixed axis scales the offset by its
+//! length, a sparse fixed axis by its non-zeros per row, and a variable
+//! axis replaces it with `indptr[offset]`, its row start; each adds its own
+//! position. Position loops become `scf.for`, coordinate lookups and fused
+//! parent lookups become binary searches, and the axis and buffer
+//! definitions disappear, leaving `scf`, `memref` and `arith`.
+
+use crate::{
+    axis::{detach, Axis, AxisKind},
+    buffer::BufferDef,
+    ir_builder::{if_else, lower_bound, Builder},
+    lower_sparse_iter::erase,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::{arith::CmpiPredicate, memref, scf},
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::MemRefType,
+        Block, Location, Region, RegionLike, Value, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::mlirValueReplaceAllUsesOfWith;
+
+pub const PASS: PassDef = PassDef {
+    name: "LowerSparseBuffer",
+    argument: "lower-sparse-buffer",
+    description: "Lower stage II to stage III: flatten sparse buffer accesses to 1-D memref offsets",
+    options: &[],
+    dependent_dialects: "arith,scf,memref",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    // Names are read once: ops are erased as the rewrite goes.
+    let mut ops: Vec<(String, OperationRef)> = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
+        ops.push((name, unsafe { OperationRef::from_raw(op.to_raw()) }));
+        WalkResult::Advance
+    });
+    let named = |wanted: &'static str| ops.iter().filter(move |(name, _)| name == wanted).map(|(_, op)| *op);
+
+    // Allocations first, so accesses find their storage.
+    let mut storage = std::collections::HashMap::new();
+    for op in named("sparse_iter.alloc_buffer") {
+        let memref = allocate(context, op)?;
+        storage.insert(key_of(op), memref);
+    }
+    for (name, op) in &ops {
+        match name.as_str() {
+            "sparse_pos.load" | "sparse_pos.store" => access(context, *op, &storage)?,
+            "sparse_pos.find" => find(context, *op)?,
+            "sparse_pos.parent_position" => parent_position(context, *op)?,
+            "sparse_pos.assume_domain" => erase(*op),
+            _ => {}
+        }
+    }
+    for op in named("sparse_pos.for") {
+        convert_loop(context, op)?;
+    }
+    // Definitions go last, users before what they use.
+    for (name, op) in ops.iter().rev() {
+        if name.starts_with("sparse_iter.") {
+            if op.results().any(|result| has_uses(result.into())) {
+                return Err(emit_error(op.location(), format!("'{name}' is still used after lowering; lower stage I first")));
+            }
+            erase(*op);
+        } else if name.starts_with("sparse_pos.") && name != "sparse_pos.yield" && !handled(name) {
+            return Err(emit_error(op.location(), format!("'{name}' cannot be lowered here")));
+        }
+    }
+    Ok(())
+}
+
+/// The stage II ops this pass rewrites.
+fn handled(name: &str) -> bool {
+    matches!(
+        name,
+        "sparse_pos.load" | "sparse_pos.store" | "sparse_pos.find" | "sparse_pos.parent_position" | "sparse_pos.assume_domain" | "sparse_pos.for"
+    )
+}
+
+fn key_of(op: OperationRef<'_, '_>) -> usize {
+    op.to_raw().ptr as usize
+}
+
+fn has_uses(value: Value<'_, '_>) -> bool {
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+fn builder_at<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Builder<'c>, PassFailed> {
+    Builder::before(context, op).map(|b| b.at(op.location())).ok_or_else(|| emit_error(op.location(), "op is not in a block"))
+}
+
+fn axis<'c>(value: Value<'c, 'c>, location: Location<'c>) -> Result<Axis<'c>, PassFailed> {
+    Axis::read(value).ok_or_else(|| emit_error(location, "axis is not defined by a sparse_iter axis op"))
+}
+
+/// `memref[index]` of a structure array, as an index.
+fn load_array<'c>(builder: &Builder<'c>, array: Value<'c, 'c>, index: Value<'c, 'c>) -> Value<'c, 'c> {
+    let value = builder.value(memref::load(array, &[index], builder.location));
+    builder.to_index(value)
+}
+
+/// The flat offset of `positions` in the composition `axes` (equation 6).
+fn flatten<'c>(builder: &Builder<'c>, axes: &[Axis<'c>], positions: &[Value<'c, 'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+    let location = builder.location;
+    let (Some(first), Some(&start)) = (axes.first(), positions.first()) else {
+        return Ok(builder.index(0));
+    };
+    if first.parent.is_some() {
+        return Err(emit_error(location, "a buffer's first axis must be a root axis"));
+    }
+    let mut offset = start;
+    for (axis, &position) in axes.iter().zip(positions).skip(1) {
+        offset = match axis.kind {
+            AxisKind::DenseFixed => builder.add(builder.mul(offset, axis.length), position),
+            AxisKind::SparseFixed => {
+                let cols = axis.nnz_cols.ok_or_else(|| emit_error(location, "malformed sparse_fixed axis"))?;
+                builder.add(builder.mul(offset, cols), position)
+            }
+            AxisKind::DenseVariable | AxisKind::SparseVariable => {
+                let indptr = axis.indptr.ok_or_else(|| emit_error(location, "malformed variable axis"))?;
+                builder.add(load_array(builder, indptr, offset), position)
+            }
+        };
+    }
+    Ok(offset)
+}
+
+/// Number of positions in the space closed by `axis`.
+fn space_size<'c>(builder: &Builder<'c>, axis: &Axis<'c>) -> Result<Value<'c, 'c>, PassFailed> {
+    let location = builder.location;
+    let parent = match axis.parent {
+        Some(parent) => Some(self::axis(parent, location)?),
+        None => None,
+    };
+    Ok(match (axis.kind, parent) {
+        (AxisKind::DenseFixed, None) => axis.length,
+        (AxisKind::DenseVariable | AxisKind::SparseVariable, _) => {
+            axis.nnz.ok_or_else(|| emit_error(location, "malformed variable axis"))?
+        }
+        (AxisKind::SparseFixed, Some(parent)) => {
+            let cols = axis.nnz_cols.ok_or_else(|| emit_error(location, "malformed sparse_fixed axis"))?;
+            builder.mul(space_size(builder, &parent)?, cols)
+        }
+        _ => return Err(emit_error(location, "malformed axis")),
+    })
+}
+
+/// Storage size of a buffer over `axes`: the flat offset one past the
+/// last row of the first axis.
+fn buffer_size<'c>(builder: &Builder<'c>, axes: &[Axis<'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+    let Some(first) = axes.first() else { return Ok(builder.index(1)) };
+    let zero = builder.index(0);
+    let mut positions = vec![zero; axes.len()];
+    positions[0] = first.length;
+    flatten(builder, axes, &positions)
+}
+
+fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
+    let location = op.location();
+    let builder = builder_at(context, op)?;
+    let result = detach(op.result(0).map_err(|_| emit_error(location, "internal"))?.into());
+    let def = BufferDef::read(result).ok_or_else(|| emit_error(location, "malformed alloc_buffer"))?;
+    let axes = def.axes.iter().map(|&a| axis(a, location)).collect::<Result<Vec<_>, _>>()?;
+    let size = buffer_size(&builder, &axes)?;
+    let r#type = MemRefType::new(def.element, &[i64::MIN], None, None);
+    let memref = builder.value(memref::alloc(context, r#type, &[size], &[], None, location));
+    // Freed where its block ends, before the terminator.
+    if let Some(end) = op.block().and_then(|block| block.terminator()) {
+        let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+        builder_at(context, end)?.insert(memref::dealloc(memref, location));
+    }
+    Ok(memref)
+}
+
+fn access<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    storage: &std::collections::HashMap<usize, Value<'c, 'c>>,
+) -> Result<(), PassFailed> {
+    let location = op.location();
+    let builder = builder_at(context, op)?;
+    let is_store = op.name().as_string_ref().as_str() == Ok("sparse_pos.store");
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let (value, buffer, positions) =
+        if is_store { (Some(operands[0]), operands[1], &operands[2..]) } else { (None, operands[0], &operands[1..]) };
+    let def = BufferDef::read(buffer).ok_or_else(|| emit_error(location, "buffer is not defined by a buffer op"))?;
+    let array = match def.values {
+        Some(values) => values,
+        None => *storage.get(&key_of(def.op)).ok_or_else(|| emit_error(location, "internal: unallocated buffer"))?,
+    };
+    let axes = def.axes.iter().map(|&a| axis(a, location)).collect::<Result<Vec<_>, _>>()?;
+    let offset = flatten(&builder, &axes, positions)?;
+    match value {
+        Some(value) => {
+            builder.insert(memref::store(value, array, &[offset], location));
+        }
+        None => {
+            let loaded = builder.value(memref::load(array, &[offset], location));
+            replace(op, 0, loaded)?;
+        }
+    }
+    erase(op);
+    Ok(())
+}
+
+fn replace<'c>(op: OperationRef<'c, 'c>, index: usize, with: Value<'c, 'c>) -> Result<(), PassFailed> {
+    let old = op.result(index).map_err(|_| emit_error(op.location(), "internal: missing result"))?;
+    unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), with.to_raw()) };
+    Ok(())
+}
+
+/// The flat position of the parent row selected by `ancestors`.
+fn parent_offset<'c>(builder: &Builder<'c>, axis: &Axis<'c>, ancestors: &[Value<'c, 'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+    flatten(builder, &axis.ancestors(), ancestors)
+}
+
+/// Start and end (flat) of the row of `axis` under flat parent `row`.
+fn row_range<'c>(builder: &Builder<'c>, axis: &Axis<'c>, row: Value<'c, 'c>) -> Result<(Value<'c, 'c>, Value<'c, 'c>), PassFailed> {
+    let location = builder.location;
+    if let Some(indptr) = axis.indptr {
+        let one = builder.index(1);
+        return Ok((load_array(builder, indptr, row), load_array(builder, indptr, builder.add(row, one))));
+    }
+    let cols = axis.nnz_cols.ok_or_else(|| emit_error(location, "malformed sparse_fixed axis"))?;
+    let start = builder.mul(row, cols);
+    Ok((start, builder.add(start, cols)))
+}
+
+fn find<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = op.location();
+    let builder = builder_at(context, op)?;
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let axis = axis(operands[0], location)?;
+    let coordinate = operands[operands.len() - 1];
+    let indices = axis.indices.ok_or_else(|| emit_error(location, "coordinate lookup on an axis without indices"))?;
+    let row = parent_offset(&builder, &axis, &operands[1..operands.len() - 1])?;
+    let (start, end) = row_range(&builder, &axis, row)?;
+    let at = lower_bound(&builder, start, end, |b, mid| {
+        let stored = load_array(b, indices, mid);
+        b.cmp(CmpiPredicate::Slt, stored, coordinate)
+    });
+    let inside = builder.cmp(CmpiPredicate::Ult, at, end);
+    let bool_type = builder.bool_type();
+    let found = if_else(
+        &builder,
+        inside,
+        &[bool_type],
+        |b| {
+            let stored = load_array(b, indices, at);
+            vec![b.cmp(CmpiPredicate::Eq, stored, coordinate)]
+        },
+        |b| vec![b.value(melior::dialect::arith::constant(b.context, melior::ir::attribute::IntegerAttribute::new(bool_type, 0).into(), location))],
+    )[0];
+    replace(op, 0, builder.sub(at, start))?;
+    replace(op, 1, found)?;
+    erase(op);
+    Ok(())
+}
+
+fn parent_position<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = op.location();
+    let builder = builder_at(context, op)?;
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let axis = axis(operands[0], location)?;
+    let flat = operands[1];
+    let row = match (axis.indptr, axis.nnz_cols, axis.parent) {
+        (Some(indptr), _, Some(parent)) => {
+            // The last row whose start is at or before `flat`.
+            let rows = space_size(&builder, &self::axis(parent, location)?)?;
+            let zero = builder.index(0);
+            let one = builder.index(1);
+            let past = lower_bound(&builder, zero, builder.add(rows, one), |b, mid| {
+                let start = load_array(b, indptr, mid);
+                b.cmp(CmpiPredicate::Ule, start, flat)
+            });
+            builder.sub(past, one)
+        }
+        (None, Some(cols), Some(_)) => builder.div(flat, cols),
+        _ => return Err(emit_error(location, "parent_position needs an axis with a parent")),
+    };
+    replace(op, 0, row)?;
+    erase(op);
+    Ok(())
+}
+
+/// `sparse_pos.for` -> `scf.for`, keeping the label and kind for later
+/// schedules and GPU mapping as `sptir.label` / `sptir.kind`.
+fn convert_loop<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = op.location();
+    let builder = builder_at(context, op)?;
+    let bounds: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let one = builder.index(1);
+    let index = builder.index_type();
+    let body = Block::new(&[(index, location)]);
+    let new_position: Value<'c, 'c> = detach(body.argument(0).map_err(|_| emit_error(location, "internal"))?.into());
+    let terminator = body.append_operation(scf::r#yield(&[], location));
+    let terminator: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(terminator.to_raw()) };
+    let region = Region::new();
+    region.append_block(body);
+    let new_loop = builder.insert(scf::r#for(bounds[0], bounds[1], one, region, location));
+
+    let old = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    if let Ok(position) = old.argument(0) {
+        unsafe { mlirValueReplaceAllUsesOfWith(position.to_raw(), new_position.to_raw()) };
+    }
+    let mut next = old.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(inner) = next {
+        next = inner.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_none() {
+            break; // sparse_pos.yield
+        }
+        unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(terminator);
+    }
+    let mut new_loop = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };
+    for (name, target) in [("label", "sptir.label"), ("kind", "sptir.kind")] {
+        if let Ok(attribute) = op.attribute(name) {
+            let attribute = if name == "kind" {
+                let kind = melior::ir::attribute::IntegerAttribute::try_from(attribute).map(|a| a.value()).unwrap_or(0);
+                StringAttribute::new(context, if kind == 1 { "reduction" } else { "spatial" }).into()
+            } else {
+                attribute
+            };
+            new_loop.set_discardable_attribute(target, attribute);
+        }
+    }
+    for (name, attribute) in op.attributes() {
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_string();
+        if name != "label" && name != "kind" {
+            new_loop.set_discardable_attribute(&name, attribute);
+        }
+    }
+    erase(op);
+    Ok(())
+}
