@@ -12,6 +12,9 @@ pub mod reference;
 pub mod rmat;
 pub mod shape;
 
+#[cfg(test)]
+mod no_panic_tests;
+
 pub use formats::{Bsr, Coo, Csc, Csf, Csr, Dcsr, Ell, FormatError, Hyb, HybBucket, ELL_PAD_COL};
 pub use load::{load_matrix, LoadError};
 pub use mtx::{parse_matrix_market, read_matrix_market, MtxError};

@@ -1,6 +1,6 @@
 //! Block sparse row with square `b x b` blocks.
 
-use super::check::{check_len, check_ptr, check_segments, fits_i32, Level};
+use super::check::{check_len, check_ptr, check_segments, dense_len, fits_i32, Level};
 use super::{Coo, Csr, FormatError};
 
 const LEVEL: Level = Level {
@@ -147,10 +147,8 @@ impl Bsr {
                 slot_of[bc as usize] = (first_block + k) as i64;
             }
             fits_i32("number of blocks", indices.len())?;
-            let new_len = indices.len().checked_mul(bb).ok_or(FormatError::TooLarge {
-                what: "number of block values",
-                value: usize::MAX,
-            })?;
+            // Huge blocks multiply the storage; refuse before allocating rather than abort.
+            let new_len = dense_len(&[indices.len(), b, b])?;
             values.resize(new_len, 0.0);
             for r in row_range {
                 let (cs, vs) = csr.row(r).unwrap_or((&[], &[]));
@@ -299,5 +297,10 @@ mod tests {
         assert!(Bsr::new(4, 4, 2, vec![0, 1, 1], vec![2], vec![1.0; 4]).is_err());
         assert!(Bsr::new(4, 4, 2, vec![0, 2, 2], vec![1, 0], vec![1.0; 8]).is_err());
         assert!(Bsr::new(4, 4, 1 << 20, vec![0, 0], vec![], vec![]).is_err());
+        // A legal but absurd block size is refused before allocating.
+        assert!(matches!(
+            Bsr::from_csr(&sample(), 46000),
+            Err(FormatError::DenseTooLarge { .. })
+        ));
     }
 }

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::check::{check_len, check_run, fits_i32, Level};
+use super::check::{check_len, check_run, dense_len, fits_i32, Level};
 use super::ell::{padding_mask, push_padded_row, real_len};
 use super::{Coo, Csr, FormatError};
 
@@ -98,12 +98,21 @@ pub struct Hyb {
     buckets: Vec<HybBucket>,
 }
 
-fn check_params(col_parts: usize, widths: &[usize]) -> Result<(), FormatError> {
+fn check_params(col_parts: usize, cols: usize, widths: &[usize]) -> Result<(), FormatError> {
     if col_parts == 0 {
         return Err(FormatError::InvalidParameter {
             name: "col_parts",
             value: 0,
             reason: "need at least one column partition",
+        });
+    }
+    // More partitions than columns only adds empty ones, and an absurd count would
+    // allocate absurd bucket lists.
+    if col_parts > cols.max(1) {
+        return Err(FormatError::InvalidParameter {
+            name: "col_parts",
+            value: col_parts,
+            reason: "at most one column partition per column",
         });
     }
     if widths.is_empty() {
@@ -161,7 +170,7 @@ impl Hyb {
     pub fn validate(&self) -> Result<(), FormatError> {
         fits_i32("rows", self.rows)?;
         fits_i32("cols", self.cols)?;
-        check_params(self.col_parts, &self.bucket_widths)?;
+        check_params(self.col_parts, self.cols, &self.bucket_widths)?;
         let nb = self.bucket_widths.len();
         let expected = self
             .col_parts
@@ -226,7 +235,7 @@ impl Hyb {
         col_parts: usize,
         bucket_widths: &[usize],
     ) -> Result<Hyb, FormatError> {
-        check_params(col_parts, bucket_widths)?;
+        check_params(col_parts, csr.cols(), bucket_widths)?;
         let (rows, cols) = (csr.rows(), csr.cols());
         let part_width = cols.div_ceil(col_parts);
         let widest = bucket_widths.len() - 1;
@@ -253,6 +262,9 @@ impl Hyb {
                 }
                 let b = bucket_widths.iter().position(|&w| w >= n).unwrap_or(widest);
                 let bucket = &mut part_buckets[b];
+                let chunks = n.div_ceil(bucket.width);
+                // Wide buckets multiply the storage; refuse before allocating rather than abort.
+                dense_len(&[bucket.row_indices.len() + chunks, bucket.width])?;
                 for start in (lo..hi).step_by(bucket.width) {
                     let end = (start + bucket.width).min(hi);
                     bucket.row_indices.push(r as i32);
@@ -399,7 +411,7 @@ mod tests {
     #[test]
     fn round_trips() {
         let a = random_csr(40, 33, 0.15, 7);
-        for c in [1, 2, 3, 8, 50] {
+        for c in [1, 2, 3, 8, 33] {
             for k in [0, 1, 3, 6] {
                 let h = Hyb::from_csr_pow2(&a, c, k).unwrap();
                 h.validate().unwrap();
@@ -409,7 +421,7 @@ mod tests {
         let h = Hyb::from_csr(&a, 3, &[3, 5, 11]).unwrap();
         assert_eq!(h.to_dense().unwrap(), a.to_dense().unwrap());
         let empty = Csr::empty(3, 0).unwrap();
-        assert_eq!(Hyb::from_csr_pow2(&empty, 2, 2).unwrap().to_csr(), empty);
+        assert_eq!(Hyb::from_csr_pow2(&empty, 1, 2).unwrap().to_csr(), empty);
     }
 
     #[test]
@@ -420,6 +432,12 @@ mod tests {
         assert!(Hyb::from_csr(&a, 1, &[2, 2]).is_err());
         assert!(Hyb::from_csr(&a, 1, &[0, 2]).is_err());
         assert!(HybBucket::new(2, vec![0], vec![0], vec![1.0, 1.0]).is_err());
+        assert!(Hyb::from_csr(&a, 6, &[1]).is_err());
+        assert!(Hyb::from_csr(&a, usize::MAX, &[1]).is_err());
+        assert!(matches!(
+            Hyb::from_csr(&a, 1, &[1, 1 << 31]),
+            Err(FormatError::DenseTooLarge { .. })
+        ));
 
         let bucket = |rows: Vec<i32>, cols: Vec<i32>| {
             let n = cols.len();
