@@ -319,6 +319,25 @@ static LogicalResult verifyCoordinateArgs(Operation *op, Region &region,
 }
 
 LogicalResult IterateOp::verifyRegions() {
+  auto verifyInitDomain = [&]() -> LogicalResult {
+    // Init runs once per spatial point before the reductions, so the
+    // spatial points must not depend on a reduction axis.
+    ValueRange axes = getAxes();
+    StringRef kinds = getKinds();
+    for (auto [index, axis] : llvm::enumerate(axes)) {
+      if (kinds[index] != 'S')
+        continue;
+      auto def = axis.getDefiningOp<AxisOpInterface>();
+      for (Value ancestor : getAncestors(def))
+        for (auto [other, candidate] : llvm::enumerate(axes))
+          if (candidate == ancestor && kinds[other] == 'R')
+            return emitOpError()
+                   << "init region is ill-defined: spatial axis #" << index
+                   << " depends on reduction axis #" << other
+                   << "; initialize in a separate iteration";
+    }
+    return success();
+  };
   if (failed(verifyCoordinateArgs(*this, getBody(), "body", getAxes().size(),
                                   "one coordinate per axis")))
     return failure();
@@ -329,8 +348,10 @@ LogicalResult IterateOp::verifyRegions() {
   size_t spatial = llvm::count(getKinds(), 'S');
   if (getKinds().size() == spatial)
     return emitOpError() << "init region needs at least one reduction axis";
-  return verifyCoordinateArgs(*this, getInit(), "init", spatial,
-                              "one coordinate per spatial axis");
+  if (failed(verifyCoordinateArgs(*this, getInit(), "init", spatial,
+                                  "one coordinate per spatial axis")))
+    return failure();
+  return verifyInitDomain();
 }
 
 //===----------------------------------------------------------------------===//

@@ -122,3 +122,26 @@ extern "C" void sptirRegisterRustPass(MlirStringRef name, MlirStringRef argument
     info->dependentDialects.push_back(name.trim().str());
   mlir::registerPass([info] { return std::make_unique<RustPass>(info); });
 }
+
+/// Registers `argument` as a named pipeline that expands to `elements`
+/// (a textual pipeline nested in the op it is scheduled on), so
+/// `builtin.module(sptir-to-cpu)` works in any textual pipeline.
+extern "C" void sptirRegisterPassPipeline(MlirStringRef argument,
+                                          MlirStringRef description,
+                                          MlirStringRef elements) {
+  std::string text = unwrap(elements).str();
+  mlir::registerPassPipeline(
+      unwrap(argument), unwrap(description),
+      [text](mlir::OpPassManager &pm, llvm::StringRef options,
+             llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+                 errorHandler) -> mlir::LogicalResult {
+        if (!options.empty())
+          return errorHandler("this pipeline takes no options");
+        std::string error;
+        llvm::raw_string_ostream stream(error);
+        if (mlir::failed(mlir::parsePassPipeline(text, pm, stream)))
+          return errorHandler(stream.str());
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)>) {});
+}

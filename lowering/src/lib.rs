@@ -9,6 +9,7 @@ pub mod ir_builder;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod pass_registry;
+pub mod pipelines;
 pub mod sparse_iter_ops;
 pub mod sparse_reorder;
 
@@ -20,10 +21,14 @@ pub static PASSES: &[PassDef] = &[sparse_reorder::PASS, lower_sparse_iter::PASS,
 
 static REGISTERED: Once = Once::new();
 
-/// Registers every sptir pass with MLIR's global pass registry (idempotent).
+/// Registers every sptir pass and named pipeline with MLIR's global pass
+/// registry (idempotent).
 pub fn register_all_passes() {
     pass_registry::register(PASSES, &REGISTERED);
+    PIPELINES_REGISTERED.call_once(pipelines::register);
 }
+
+static PIPELINES_REGISTERED: Once = Once::new();
 
 /// C API: registers sptir's passes so that another MLIR-based compiler's
 /// pipelines can name them.

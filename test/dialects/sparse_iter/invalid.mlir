@@ -357,3 +357,17 @@ func.func @yield_outside_iteration() {
   // expected-error@+1 {{expects parent op 'sparse_iter.iterate'}}
   sparse_iter.yield
 }
+
+// -----
+
+func.func @init_under_reduction(%indptr: memref<?xi32>, %indices: memref<?xi32>, %n: index) {
+  %J = sparse_iter.dense_fixed %n
+  %I = sparse_iter.sparse_variable %J, %indptr, %indices length %n nnz %n : memref<?xi32>, memref<?xi32>
+  // expected-error@+1 {{init region is ill-defined: spatial axis #1 depends on reduction axis #0; initialize in a separate iteration}}
+  sparse_iter.iterate "csc" [%J, %I] "RS" init {
+  ^bb0(%i: index):
+  } body {
+  ^bb0(%j: index, %i: index):
+  }
+  return
+}

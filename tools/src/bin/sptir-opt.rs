@@ -21,6 +21,10 @@ fn pass_list() -> String {
             ));
         }
     }
+    text.push_str("\nsptir pipelines (flags, or names inside --pass-pipeline):\n");
+    for pipeline in sptir_lowering::pipelines::PIPELINES {
+        text.push_str(&format!("  --{:<22} {}\n", pipeline.argument, pipeline.description));
+    }
     text.push_str("\nEvery upstream MLIR dialect and pass is registered too.");
     text
 }
@@ -42,6 +46,12 @@ struct Args {
     /// Textual pass pipeline, e.g. 'builtin.module(sparse-reorder{iteration=csrmm order=0,2,1})'.
     #[arg(long = "pass-pipeline", short = 'p')]
     pass_pipeline: Option<String>,
+    /// Stage I -> stage III (scf/memref/arith); same as --pass-pipeline='builtin.module(sptir-to-stage3)'.
+    #[arg(long = "sptir-to-stage3", conflicts_with_all = ["pass_pipeline", "sptir_to_cpu"])]
+    sptir_to_stage3: bool,
+    /// Stage I -> LLVM dialect for the CPU; same as --pass-pipeline='builtin.module(sptir-to-cpu)'.
+    #[arg(long = "sptir-to-cpu", conflicts_with_all = ["pass_pipeline"])]
+    sptir_to_cpu: bool,
     /// Process each `// -----` separated chunk of the input on its own.
     #[arg(long = "split-input-file")]
     split_input_file: bool,
@@ -76,7 +86,13 @@ fn main() -> ExitCode {
     }
     let file = if args.input == "-" { "<stdin>" } else { args.input.as_str() };
     let options = OptOptions {
-        pipeline: args.pass_pipeline,
+        pipeline: if args.sptir_to_stage3 {
+            Some("builtin.module(sptir-to-stage3)".into())
+        } else if args.sptir_to_cpu {
+            Some("builtin.module(sptir-to-cpu)".into())
+        } else {
+            args.pass_pipeline
+        },
         split_input_file: args.split_input_file,
         verify_diagnostics: args.verify_diagnostics,
         print_ir_after_all: args.print_ir_after_all,

@@ -94,10 +94,14 @@ def SparseIter_AxisOpInterface : OpInterface<"AxisOpInterface"> {
 class SparseIter_Op<string mnemonic, list<Trait> traits = []>
     : Op<SparseIter_Dialect, mnemonic, traits>;
 
+// Two axes with equal operands are still distinct dimensions (BSR's BI and
+// BJ are both `dense_fixed %blk`), so an axis definition allocates its
+// result: CSE must not merge them, yet an unused one is dead.
 class SparseIter_AxisOp<string mnemonic, list<Trait> traits = []>
-    : SparseIter_Op<mnemonic, !listconcat(traits, [Pure,
+    : SparseIter_Op<mnemonic, !listconcat(traits, [
         DeclareOpInterfaceMethods<SparseIter_AxisOpInterface>])> {
-  let results = (outs SparseIter_AxisType:$axis);
+  let results = (outs Res<SparseIter_AxisType, "",
+                         [MemAlloc<DefaultResource, 0, FullEffect>]>:$axis);
 }
 
 #endif // SPTIR_SPARSE_ITER_BASE_TD
