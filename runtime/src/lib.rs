@@ -1,9 +1,10 @@
 //! Runtime support for sptir kernels: sparse formats, Matrix Market input, synthetic
 //! R-MAT graphs, float64 reference implementations and operand shape checks.
 //!
-//! Nothing here depends on MLIR; it is plain data handling that the executors and tests
-//! of the other crates build on.
+//! Only the executors touch MLIR, and only to run an already compiled module; the rest
+//! is plain data handling that the tools and tests build on.
 
+pub mod cpu;
 pub mod formats;
 pub mod load;
 pub mod mtx;
