@@ -5,3 +5,5 @@ pub mod context;
 pub mod diagnostics;
 pub mod opt;
 pub mod programs;
+pub mod kernels;
+pub mod compile;

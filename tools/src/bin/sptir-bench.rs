@@ -1,0 +1,207 @@
+//! `sptir-bench`: builds the stage I program for an op and a format,
+//! compiles it, runs it on a real or synthetic matrix with random dense
+//! operands, checks it against a float64 reference and times it. One JSON
+//! object per line with `--json`.
+
+use clap::{Parser, ValueEnum};
+use sptir_runtime::{cpu::CpuKernel, load_matrix, randomize_values, relative_error, Csr};
+use sptir_tools::{
+    compile::{find_kernel, run_pipeline},
+    context::create_context,
+    kernels::{prepare, Format, Layout, Op},
+};
+use std::{process::ExitCode, time::Instant};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OpArg {
+    Spmm,
+    Sddmm,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    Csr,
+    Ell,
+    Bsr,
+    Hyb,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Device {
+    Cpu,
+    Cuda,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Emit {
+    Stage1,
+    Stage2,
+    Stage3,
+    Llvm,
+}
+
+#[derive(Parser, Debug)]
+#[command(name = "sptir-bench", version, about = "Compile, run, verify and time a sparse kernel")]
+struct Args {
+    #[arg(long, value_enum)]
+    op: OpArg,
+    #[arg(long, value_enum, default_value = "csr")]
+    format: FormatArg,
+    /// Matrix Market file (.mtx or .mtx.gz) or `rmat:SCALE:DEGREE:SEED`.
+    #[arg(long)]
+    matrix: String,
+    /// Feature sizes, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "32")]
+    feat: Vec<usize>,
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: Device,
+    /// Timed runs after one warm-up run; the median is reported.
+    #[arg(long, default_value_t = 10)]
+    reps: usize,
+    /// Print one JSON object per line.
+    #[arg(long)]
+    json: bool,
+    /// Print the program at this stage instead of running it.
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
+    /// Run a kernel from this .mlir file (stage I) instead of the built-in
+    /// program; it must take the parameters the built-in one takes.
+    #[arg(long)]
+    kernel: Option<String>,
+    /// With --kernel: the function to run when the file has several.
+    #[arg(long)]
+    function: Option<String>,
+    /// BSR block size.
+    #[arg(long, default_value_t = 4)]
+    block: usize,
+    /// hyb column partitions.
+    #[arg(long, default_value_t = 1)]
+    col_parts: usize,
+    /// hyb bucket widths are 1, 2, ..., 2^k.
+    #[arg(long, default_value_t = 4)]
+    bucket_exp: u32,
+    /// Seed for the random values of A and the dense operands.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Largest accepted relative error against the float64 reference.
+    #[arg(long, default_value_t = 1e-5)]
+    tolerance: f64,
+}
+
+fn matrix_name(spec: &str) -> String {
+    let base = spec.rsplit('/').next().unwrap_or(spec);
+    base.trim_end_matches(".gz").trim_end_matches(".mtx").to_string()
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[samples.len() / 2]
+}
+
+/// Runs one feature size; returns whether it verified.
+fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
+    let op = match args.op {
+        OpArg::Spmm => Op::Spmm,
+        OpArg::Sddmm => Op::Sddmm,
+    };
+    let format = match args.format {
+        FormatArg::Csr => Format::Csr,
+        FormatArg::Ell => Format::Ell,
+        FormatArg::Bsr => Format::Bsr,
+        FormatArg::Hyb => Format::Hyb,
+    };
+    let layout = Layout { block: args.block, col_parts: args.col_parts, bucket_exponent: args.bucket_exp };
+    let mut problem = prepare(op, format, a, feat, layout, args.seed).map_err(|e| e.to_string())?;
+
+    let context = create_context();
+    let compile_start = Instant::now();
+    let (mut module, function) = match &args.kernel {
+        Some(path) => {
+            let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+            let module = sptir_dialects::parse_module(&context, &source, path)
+                .ok_or_else(|| format!("'{path}' does not parse or verify (run sptir-opt on it for diagnostics)"))?;
+            let function = find_kernel(&module, args.function.as_deref(), &problem.params())?;
+            (module, function)
+        }
+        None => (problem.program(&context), problem.function.to_string()),
+    };
+    if let Some(emit) = args.emit {
+        let pipeline = match emit {
+            Emit::Stage1 => None,
+            Emit::Stage2 => Some("builtin.module(lower-sparse-iter)"),
+            Emit::Stage3 => Some("builtin.module(sptir-to-stage3)"),
+            Emit::Llvm => Some("builtin.module(sptir-to-cpu)"),
+        };
+        if let Some(pipeline) = pipeline {
+            run_pipeline(&context, &mut module, pipeline)?;
+        }
+        println!("{}", module.as_operation());
+        return Ok(true);
+    }
+    if args.device == Device::Cuda {
+        return Err("--device cuda: the CUDA executor is not part of this build yet; use --device cpu".into());
+    }
+    run_pipeline(&context, &mut module, "builtin.module(sptir-to-cpu)")?;
+    let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
+    let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
+
+    problem.poison();
+    kernel.run(&function, &mut problem.kernel_args()).map_err(|e| e.to_string())?;
+    let error = relative_error(&problem.result(), &problem.reference);
+    let verified = error <= args.tolerance;
+
+    let mut samples = Vec::with_capacity(args.reps);
+    for _ in 0..args.reps {
+        let mut kernel_args = problem.kernel_args();
+        let start = Instant::now();
+        kernel.run(&function, &mut kernel_args).map_err(|e| e.to_string())?;
+        samples.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let ms = median(samples);
+    let gflops = 2.0 * a.nnz() as f64 * feat as f64 / (ms * 1e6);
+    let name = matrix_name(&args.matrix);
+    if args.json {
+        println!(
+            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":\"{}\",\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"cpu\",\"max_rel_err\":{:e},\"verified\":{},\"ms\":{:.4},\"gflops\":{:.3},\"compile_ms\":{:.1},\"reps\":{}}}",
+            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, error, verified, ms, gflops, compile_ms, args.reps
+        );
+    } else {
+        println!(
+            "{} {} on {} ({}x{}, nnz {}), feat {}: rel. error {:.2e} ({}), {:.3} ms median of {}, {:.2} GFLOP/s, compile {:.0} ms",
+            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, error,
+            if verified { "verified" } else { "WRONG" }, ms, args.reps, gflops, compile_ms
+        );
+    }
+    Ok(verified)
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut a = match load_matrix(&args.matrix) {
+        Ok(a) => a,
+        Err(error) => {
+            eprintln!("sptir-bench: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    randomize_values(&mut a, args.seed);
+    let mut ok = true;
+    for &feat in &args.feat {
+        match run_one(&args, &a, feat) {
+            Ok(verified) => ok &= verified,
+            Err(error) => {
+                eprintln!("sptir-bench: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("sptir-bench: the result does not match the float64 reference");
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,106 @@
+//! Compiling a stage I module in-process: run a pipeline with diagnostics
+//! captured as text, and check a kernel's signature against an argument
+//! convention before anything is bound to it.
+
+use crate::{diagnostics::Diag, programs::Param};
+use melior::{
+    ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::OperationLike,
+        r#type::FunctionType,
+        Module, RegionLike, Type,
+    },
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+    Context,
+};
+use std::{cell::RefCell, rc::Rc};
+
+/// Runs `pipeline` (e.g. `builtin.module(sptir-to-cpu)`) on `module`; on
+/// failure returns the diagnostics, one per line.
+pub fn run_pipeline(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), String> {
+    let collected: Rc<RefCell<Vec<Diag>>> = Rc::default();
+    let sink = collected.clone();
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        Diag::collect(&diagnostic, &mut sink.borrow_mut());
+        true
+    });
+    let manager = PassManager::new(context);
+    let result = parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+        .map_err(|error| format!("invalid pipeline '{pipeline}': {error}"))
+        .and_then(|()| manager.run(module).map_err(|_| String::new()));
+    context.detach_diagnostic_handler(handler);
+    result.map_err(|message| {
+        let mut text = message;
+        for diagnostic in collected.borrow().iter() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&diagnostic.to_string());
+        }
+        if text.is_empty() {
+            text = format!("pipeline '{pipeline}' failed");
+        }
+        text
+    })
+}
+
+fn describe(params: &[Param]) -> String {
+    let names: Vec<&str> = params
+        .iter()
+        .map(|param| match param {
+            Param::Ids => "memref<?xi32>",
+            Param::Values => "memref<?xf32>",
+            Param::Index => "index",
+        })
+        .collect();
+    format!("({})", names.join(", "))
+}
+
+/// The name of the function in `module` that follows `params`: `function`
+/// if given, else the module's only `func.func`.
+pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]) -> Result<String, String> {
+    let mut found = Vec::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() != Ok("func.func") {
+            continue;
+        }
+        let name = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string())
+            .unwrap_or_default();
+        let inputs: Vec<String> = op
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok())
+            .map(|t| (0..t.input_count()).filter_map(|i| t.input(i).ok()).map(|t: Type| t.to_string()).collect())
+            .unwrap_or_default();
+        let has_body = op.region(0).ok().and_then(|r| r.first_block()).is_some();
+        if has_body {
+            found.push((name, inputs));
+        }
+    }
+    let (name, inputs) = match function {
+        Some(wanted) => found
+            .into_iter()
+            .find(|(name, _)| name == wanted)
+            .ok_or_else(|| format!("the module has no function @{wanted}"))?,
+        None => match found.len() {
+            1 => found.remove(0),
+            0 => return Err("the module has no function with a body".into()),
+            _ => return Err("the module has several functions; name the kernel with --function".into()),
+        },
+    };
+    let expected = describe(params);
+    let actual = format!("({})", inputs.join(", "));
+    if expected != actual {
+        return Err(format!("kernel @{name} takes {actual} but this problem binds {expected}"));
+    }
+    Ok(name)
+}

@@ -1,0 +1,400 @@
+//! What `sptir-bench` runs: for an op and a format, the stage I program,
+//! its arguments bound from runtime formats and random dense operands, the
+//! float64 reference, and how to read the output back in CSR order.
+
+use crate::programs::{self, Param};
+use melior::{ir::Module, Context};
+use sptir_runtime::{
+    cpu::KernelArg, random_dense, reference, Bsr, Csr, Ell, FormatError, Hyb, ShapeError,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Spmm,
+    Sddmm,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Csr,
+    Ell,
+    Bsr,
+    Hyb,
+}
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Spmm => "spmm",
+            Op::Sddmm => "sddmm",
+        }
+    }
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csr => "csr",
+            Format::Ell => "ell",
+            Format::Bsr => "bsr",
+            Format::Hyb => "hyb",
+        }
+    }
+}
+
+/// Format parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// BSR block size.
+    pub block: usize,
+    /// hyb column partitions `c`.
+    pub col_parts: usize,
+    /// hyb buckets have widths 1, 2, 4, ..., 2^k.
+    pub bucket_exponent: u32,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self { block: 4, col_parts: 1, bucket_exponent: 4 }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum KernelError {
+    #[error("cannot build the {0} format: {1}")]
+    Format(&'static str, FormatError),
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    #[error("feature size must be at least 1")]
+    NoFeatures,
+}
+
+/// An owned kernel argument.
+#[derive(Debug, Clone)]
+pub enum Data {
+    Ids(Vec<i32>),
+    Values(Vec<f32>),
+    Output(Vec<f32>),
+    Index(usize),
+}
+
+impl Data {
+    pub fn param(&self) -> Param {
+        match self {
+            Data::Ids(_) => Param::Ids,
+            Data::Values(_) | Data::Output(_) => Param::Values,
+            Data::Index(_) => Param::Index,
+        }
+    }
+}
+
+/// Where an output value goes in the CSR-ordered (or dense) result.
+#[derive(Debug, Clone)]
+enum Readback {
+    /// The output's first `len` values, as they are.
+    Prefix(usize),
+    /// Output `outputs[k]` element `from[i]` goes to result `to[i]`.
+    Gather { len: usize, pieces: Vec<(usize, Vec<usize>, Vec<usize>)> },
+}
+
+/// A kernel ready to compile and run.
+pub struct Prepared {
+    pub op: Op,
+    pub format: Format,
+    pub function: &'static str,
+    pub args: Vec<Data>,
+    pub reference: Vec<f64>,
+    buckets: usize,
+    readback: Readback,
+}
+
+impl Prepared {
+    /// The stage I program this kernel runs.
+    pub fn program<'c>(&self, context: &'c Context) -> Module<'c> {
+        match (self.op, self.format) {
+            (Op::Spmm, Format::Csr) => programs::csr_spmm(context),
+            (Op::Spmm, Format::Ell) => programs::ell_spmm(context),
+            (Op::Spmm, Format::Bsr) => programs::bsr_spmm(context),
+            (Op::Spmm, Format::Hyb) => programs::hyb_spmm(context, self.buckets),
+            (Op::Sddmm, Format::Csr) => programs::csr_sddmm(context),
+            (Op::Sddmm, Format::Ell) => programs::ell_sddmm(context),
+            (Op::Sddmm, Format::Bsr) => programs::bsr_sddmm(context),
+            (Op::Sddmm, Format::Hyb) => programs::hyb_sddmm(context, self.buckets),
+        }
+    }
+
+    /// The parameter list a kernel for this problem must take.
+    pub fn params(&self) -> Vec<Param> {
+        self.args.iter().map(Data::param).collect()
+    }
+
+    /// Fills every output with NaN, so a value the kernel fails to write
+    /// shows up in the error.
+    pub fn poison(&mut self) {
+        for arg in &mut self.args {
+            if let Data::Output(values) = arg {
+                values.fill(f32::NAN);
+            }
+        }
+    }
+
+    pub fn kernel_args(&mut self) -> Vec<KernelArg<'_>> {
+        self.args
+            .iter_mut()
+            .map(|arg| match arg {
+                Data::Ids(data) => KernelArg::Ids(data),
+                Data::Values(data) => KernelArg::Values(data),
+                Data::Output(data) => KernelArg::Output(data),
+                Data::Index(value) => KernelArg::Index(*value),
+            })
+            .collect()
+    }
+
+    /// The result in the reference's order.
+    pub fn result(&self) -> Vec<f32> {
+        let outputs: Vec<&Vec<f32>> = self
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                Data::Output(values) => Some(values),
+                _ => None,
+            })
+            .collect();
+        match &self.readback {
+            Readback::Prefix(len) => outputs.first().map(|o| o[..*len].to_vec()).unwrap_or_default(),
+            Readback::Gather { len, pieces } => {
+                let mut result = vec![f32::NAN; *len];
+                for (output, from, to) in pieces {
+                    for (&f, &t) in from.iter().zip(to) {
+                        result[t] = outputs[*output][f];
+                    }
+                }
+                result
+            }
+        }
+    }
+}
+
+/// Position of each stored entry `(row, col)` of `csr`, by binary search.
+fn csr_position(csr: &Csr, row: usize, col: usize) -> Option<usize> {
+    let range = csr.row_range(row)?;
+    let columns = &csr.indices()[range.clone()];
+    columns.binary_search(&(col as i32)).ok().map(|offset| range.start + offset)
+}
+
+/// `rows x feat` copy of `dense` padded with zero rows to `padded` rows.
+fn pad_rows(dense: &[f32], feat: usize, padded: usize) -> Vec<f32> {
+    let mut out = dense.to_vec();
+    out.resize(padded * feat, 0.0);
+    out
+}
+
+/// Builds the problem: `a` with its values, dense operands from `seed`.
+pub fn prepare(op: Op, format: Format, a: &Csr, feat: usize, layout: Layout, seed: u64) -> Result<Prepared, KernelError> {
+    if feat == 0 {
+        return Err(KernelError::NoFeatures);
+    }
+    let (m, n, nnz) = (a.rows(), a.cols(), a.nnz());
+    let fmt = |error| KernelError::Format(format.name(), error);
+    let mut buckets = 0;
+    let (function, args, readback, reference) = match op {
+        Op::Spmm => {
+            let b = random_dense(n * feat, seed);
+            let reference = reference::spmm(a, &b, feat)?;
+            let out_len = m * feat;
+            match format {
+                Format::Csr => (
+                    "csr_spmm",
+                    vec![
+                        Data::Ids(a.indptr().to_vec()),
+                        Data::Ids(a.indices().to_vec()),
+                        Data::Values(a.values().to_vec()),
+                        Data::Values(b),
+                        Data::Output(vec![0.0; out_len]),
+                        Data::Index(m),
+                        Data::Index(n),
+                        Data::Index(nnz),
+                        Data::Index(feat),
+                    ],
+                    Readback::Prefix(out_len),
+                    reference,
+                ),
+                Format::Ell => {
+                    let ell = Ell::from_csr(a, None).map_err(fmt)?;
+                    (
+                        "ell_spmm",
+                        vec![
+                            Data::Ids(ell.indices().to_vec()),
+                            Data::Values(ell.values().to_vec()),
+                            Data::Values(b),
+                            Data::Output(vec![0.0; out_len]),
+                            Data::Index(m),
+                            Data::Index(n),
+                            Data::Index(ell.width()),
+                            Data::Index(feat),
+                        ],
+                        Readback::Prefix(out_len),
+                        reference,
+                    )
+                }
+                Format::Bsr => {
+                    let bsr = Bsr::from_csr(a, layout.block).map_err(fmt)?;
+                    let blk = bsr.block_size();
+                    (
+                        "bsr_spmm",
+                        vec![
+                            Data::Ids(bsr.indptr().to_vec()),
+                            Data::Ids(bsr.indices().to_vec()),
+                            Data::Values(bsr.values().to_vec()),
+                            Data::Values(pad_rows(&b, feat, bsr.block_cols() * blk)),
+                            Data::Output(vec![0.0; bsr.block_rows() * blk * feat]),
+                            Data::Index(bsr.block_rows()),
+                            Data::Index(bsr.block_cols()),
+                            Data::Index(bsr.num_blocks()),
+                            Data::Index(blk),
+                            Data::Index(feat),
+                        ],
+                        Readback::Prefix(out_len),
+                        reference,
+                    )
+                }
+                Format::Hyb => {
+                    let hyb = Hyb::from_csr_pow2(a, layout.col_parts, layout.bucket_exponent).map_err(fmt)?;
+                    let mut args = vec![Data::Values(b), Data::Output(vec![0.0; out_len]), Data::Index(m), Data::Index(n), Data::Index(feat)];
+                    for bucket in hyb.buckets() {
+                        buckets += 1;
+                        args.extend([
+                            Data::Ids(bucket.row_indices().to_vec()),
+                            Data::Ids(bucket.indices().to_vec()),
+                            Data::Values(bucket.values().to_vec()),
+                            Data::Index(bucket.num_rows()),
+                            Data::Index(bucket.width()),
+                        ]);
+                    }
+                    ("hyb_spmm", args, Readback::Prefix(out_len), reference)
+                }
+            }
+        }
+        Op::Sddmm => {
+            let x = random_dense(m * feat, seed);
+            let y = random_dense(n * feat, seed.wrapping_add(1));
+            let reference = reference::sddmm(a, &x, &y, feat)?;
+            match format {
+                Format::Csr => (
+                    "csr_sddmm",
+                    vec![
+                        Data::Ids(a.indptr().to_vec()),
+                        Data::Ids(a.indices().to_vec()),
+                        Data::Values(a.values().to_vec()),
+                        Data::Values(x),
+                        Data::Values(y),
+                        Data::Output(vec![0.0; nnz]),
+                        Data::Index(m),
+                        Data::Index(n),
+                        Data::Index(nnz),
+                        Data::Index(feat),
+                    ],
+                    Readback::Prefix(nnz),
+                    reference,
+                ),
+                Format::Ell => {
+                    let ell = Ell::from_csr(a, None).map_err(fmt)?;
+                    let width = ell.width();
+                    let (mut from, mut to) = (Vec::new(), Vec::new());
+                    for row in 0..m {
+                        let start = a.row_range(row).map(|r| r.start).unwrap_or(0);
+                        for slot in 0..ell.row_len(row) {
+                            from.push(row * width + slot);
+                            to.push(start + slot);
+                        }
+                    }
+                    (
+                        "ell_sddmm",
+                        vec![
+                            Data::Ids(ell.indices().to_vec()),
+                            Data::Values(ell.values().to_vec()),
+                            Data::Values(x),
+                            Data::Values(y),
+                            Data::Output(vec![0.0; m * width]),
+                            Data::Index(m),
+                            Data::Index(n),
+                            Data::Index(width),
+                            Data::Index(feat),
+                        ],
+                        Readback::Gather { len: nnz, pieces: vec![(0, from, to)] },
+                        reference,
+                    )
+                }
+                Format::Bsr => {
+                    let bsr = Bsr::from_csr(a, layout.block).map_err(fmt)?;
+                    let blk = bsr.block_size();
+                    let (mut from, mut to) = (Vec::new(), Vec::new());
+                    for row in 0..m {
+                        let (block_row, bi) = (row / blk, row % blk);
+                        let blocks = bsr.indptr()[block_row] as usize..bsr.indptr()[block_row + 1] as usize;
+                        let block_cols = &bsr.indices()[blocks.clone()];
+                        for position in a.row_range(row).unwrap_or(0..0) {
+                            let col = a.indices()[position] as usize;
+                            if let Ok(offset) = block_cols.binary_search(&((col / blk) as i32)) {
+                                from.push(((blocks.start + offset) * blk + bi) * blk + col % blk);
+                                to.push(position);
+                            }
+                        }
+                    }
+                    (
+                        "bsr_sddmm",
+                        vec![
+                            Data::Ids(bsr.indptr().to_vec()),
+                            Data::Ids(bsr.indices().to_vec()),
+                            Data::Values(bsr.values().to_vec()),
+                            Data::Values(pad_rows(&x, feat, bsr.block_rows() * blk)),
+                            Data::Values(pad_rows(&y, feat, bsr.block_cols() * blk)),
+                            Data::Output(vec![0.0; bsr.num_blocks() * blk * blk]),
+                            Data::Index(bsr.block_rows()),
+                            Data::Index(bsr.block_cols()),
+                            Data::Index(bsr.num_blocks()),
+                            Data::Index(blk),
+                            Data::Index(feat),
+                        ],
+                        Readback::Gather { len: nnz, pieces: vec![(0, from, to)] },
+                        reference,
+                    )
+                }
+                Format::Hyb => {
+                    let hyb = Hyb::from_csr_pow2(a, layout.col_parts, layout.bucket_exponent).map_err(fmt)?;
+                    let mut args = vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Index(feat)];
+                    let mut pieces = Vec::new();
+                    for (index, bucket) in hyb.buckets().iter().enumerate() {
+                        buckets += 1;
+                        let width = bucket.width();
+                        let mask = bucket.mask();
+                        let (mut from, mut to) = (Vec::new(), Vec::new());
+                        for (slot_row, &row) in bucket.row_indices().iter().enumerate() {
+                            for slot in 0..width {
+                                let flat = slot_row * width + slot;
+                                if mask[flat] == 0 {
+                                    continue;
+                                }
+                                if let Some(position) = csr_position(a, row as usize, bucket.indices()[flat] as usize) {
+                                    from.push(flat);
+                                    to.push(position);
+                                }
+                            }
+                        }
+                        pieces.push((index, from, to));
+                        args.extend([
+                            Data::Ids(bucket.row_indices().to_vec()),
+                            Data::Ids(bucket.indices().to_vec()),
+                            Data::Values(bucket.values().to_vec()),
+                            Data::Index(bucket.num_rows()),
+                            Data::Index(width),
+                            Data::Output(vec![0.0; bucket.num_rows() * width]),
+                        ]);
+                    }
+                    ("hyb_sddmm", args, Readback::Gather { len: nnz, pieces }, reference)
+                }
+            }
+        }
+    };
+    Ok(Prepared { op, format, function, args, reference, buckets, readback })
+}

@@ -1,0 +1,803 @@
+//! Every stage I program in examples/ lowered with `sptir-to-cpu`, run on
+//! the JIT and compared with a float64 reference.
+//!
+//! Inputs: small random matrices that cover the edge cases (empty rows, no
+//! stored entries, no rows, no columns, one row, one column, a dense row and
+//! a dense column, several random patterns) and, when the files are there,
+//! the cora, citeseer and pubmed graphs. Every check draws fresh random
+//! values and poisons the outputs with NaN first, so an output element the
+//! kernel never writes fails the check. `sparse-reorder` is checked on
+//! csr_spmm and sddmm.
+
+use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
+use sptir_runtime::{
+    cpu::{CpuKernel, KernelArg},
+    load_matrix, random_dense, randomize_values, reference, relative_error, Bsr, Csc, Csf, Csr, Dcsr,
+    Ell, Hyb, SplitMix64,
+};
+use sptir_tools::context::create_context;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+const TOLERANCE: f64 = 1e-5;
+const FEATS: [usize; 3] = [1, 4, 32];
+
+macro_rules! example {
+    ($name:literal) => {
+        include_str!(concat!("../../examples/", $name, ".mlir"))
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Shared helpers: compile, check, inputs.
+
+/// Parses `source`, runs `pre` (a comma-separated pass list, if any) and then
+/// `sptir-to-cpu`, and JIT-compiles the result.
+fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
+    let context = create_context();
+    let mutated = match std::env::var("MUTATE").as_deref() {
+        Ok("sub") => source.replace("arith.addf %acc", "arith.subf %acc"),
+        Ok("init") => source.replace("%zero = arith.constant 0.0 : f32\n    sparse_iter.store %zero, %", "%zero = arith.constant 0.5 : f32\n    sparse_iter.store %zero, %"),
+        _ => source.to_string(),
+    };
+    let source = mutated.as_str();
+    let mut module = sptir_dialects::parse_module(&context, source, name)
+        .unwrap_or_else(|| panic!("{name}: does not parse"));
+    let pipeline = match pre {
+        Some(pre) => format!("builtin.module({pre},sptir-to-cpu)"),
+        None => "builtin.module(sptir-to-cpu)".to_string(),
+    };
+    let manager = PassManager::new(&context);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline)
+        .unwrap_or_else(|e| panic!("{name}: bad pipeline {pipeline}: {e}"));
+    manager
+        .run(&mut module)
+        .unwrap_or_else(|e| panic!("{name}: {pipeline} failed: {e}"));
+    assert!(module.as_operation().verify(), "{name}: lowered module does not verify");
+    CpuKernel::compile(&module, 2).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Collects the outcome of every check of one test, so that a failing test
+/// lists all failing inputs instead of the first one.
+struct Checks {
+    test: &'static str,
+    passed: usize,
+    failures: Vec<String>,
+}
+
+impl Checks {
+    fn new(test: &'static str) -> Self {
+        Checks { test, passed: 0, failures: Vec::new() }
+    }
+
+    /// Compares one kernel output with its float64 reference.
+    fn check(&mut self, label: &str, out: &[f32], expected: &[f64]) {
+        let error = relative_error(out, expected);
+        if error < TOLERANCE {
+            self.passed += 1;
+            return;
+        }
+        let first_bad = out
+            .iter()
+            .zip(expected)
+            .position(|(&o, &e)| !((o as f64 - e).abs() <= 1e-4 * (1.0 + e.abs())));
+        let detail = match first_bad {
+            Some(p) => format!(", first mismatch at {p}: got {} expected {}", out[p], expected[p]),
+            None if out.len() != expected.len() => {
+                format!(", length {} expected {}", out.len(), expected.len())
+            }
+            None => String::new(),
+        };
+        self.failures.push(format!("{label}: relative error {error:e}{detail}"));
+    }
+
+    fn finish(self) {
+        println!("{}: {} checks passed, {} failed", self.test, self.passed, self.failures.len());
+        for failure in &self.failures {
+            println!("  FAIL {failure}");
+        }
+        assert!(
+            self.failures.is_empty(),
+            "{}: {} of {} checks failed:\n{}",
+            self.test,
+            self.failures.len(),
+            self.passed + self.failures.len(),
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// NaN-filled output buffer.
+fn poisoned(len: usize) -> Vec<f32> {
+    vec![f32::NAN; len]
+}
+
+/// `a` with fresh random values.
+fn fresh(a: &Csr, seeds: &mut SplitMix64) -> Csr {
+    let mut a = a.clone();
+    randomize_values(&mut a, seeds.next_u64());
+    a
+}
+
+/// A duplicate-free random `rows x cols` pattern (values 1): each entry is
+/// stored with probability `density`; rows for which `keep_row` is false are
+/// empty and the rows in `dense_rows` / columns in `dense_cols` are full.
+fn pattern(
+    rows: usize,
+    cols: usize,
+    density: f64,
+    seed: u64,
+    keep_row: impl Fn(usize) -> bool,
+    dense_rows: &[usize],
+    dense_cols: &[usize],
+) -> Csr {
+    let mut rng = SplitMix64::new(seed);
+    let (mut indptr, mut indices) = (vec![0i32], Vec::new());
+    for r in 0..rows {
+        for c in 0..cols {
+            let random = rng.next_f64() < density && keep_row(r);
+            if random || dense_rows.contains(&r) || dense_cols.contains(&c) {
+                indices.push(c as i32);
+            }
+        }
+        indptr.push(indices.len() as i32);
+    }
+    let nnz = indices.len();
+    Csr::new(rows, cols, indptr, indices, vec![1.0; nnz]).unwrap()
+}
+
+/// The synthetic matrices every example runs on.
+fn synthetic() -> Vec<(String, Csr)> {
+    let all = |_: usize| true;
+    let mut cases = vec![
+        ("dense_3x4".to_string(), pattern(3, 4, 1.0, 0, all, &[], &[])),
+        ("single_entry_1x1".to_string(), pattern(1, 1, 1.0, 0, all, &[], &[])),
+        ("no_entries_7x5".to_string(), Csr::empty(7, 5).unwrap()),
+        ("no_rows_0x5".to_string(), Csr::empty(0, 5).unwrap()),
+        ("no_cols_6x0".to_string(), Csr::empty(6, 0).unwrap()),
+        ("one_row_1x50".to_string(), pattern(1, 50, 0.3, 11, all, &[], &[])),
+        ("one_col_50x1".to_string(), pattern(50, 1, 0.4, 12, all, &[], &[])),
+        (
+            "hub_60x80".to_string(),
+            pattern(60, 80, 0.05, 13, all, &[7], &[3]),
+        ),
+    ];
+    for seed in [1u64, 2, 3] {
+        cases.push((
+            format!("empty_rows_40x30_s{seed}"),
+            pattern(40, 30, 0.2, 100 + seed, |r| r % 3 != 0 && r != 39, &[], &[]),
+        ));
+    }
+    for (seed, (rows, cols, density)) in [(33, 47, 0.1), (64, 64, 0.05), (17, 9, 0.5)].into_iter().enumerate() {
+        cases.push((
+            format!("random_{rows}x{cols}_s{seed}"),
+            pattern(rows, cols, density, 200 + seed as u64, all, &[], &[]),
+        ));
+    }
+    cases
+}
+
+/// The folder with the graph files: `SPTIR_GRAPHS_DIR`, else the project's
+/// `data/graphs` when it exists, else `/work/shared/data/graphs`.
+fn graphs_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SPTIR_GRAPHS_DIR") {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/graphs");
+    if local.is_dir() {
+        return local;
+    }
+    PathBuf::from("/work/shared/data/graphs")
+}
+
+/// cora, citeseer and pubmed, loaded once per process; a missing folder or
+/// file is skipped with a message.
+fn graphs() -> &'static [(String, Csr)] {
+    static GRAPHS: OnceLock<Vec<(String, Csr)>> = OnceLock::new();
+    GRAPHS.get_or_init(|| {
+        let dir = graphs_dir();
+        if !dir.is_dir() {
+            println!("skipping: graph folder {} does not exist (set SPTIR_GRAPHS_DIR)", dir.display());
+            return Vec::new();
+        }
+        let mut graphs = Vec::new();
+        for name in ["cora", "citeseer", "pubmed"] {
+            let path = dir.join(format!("{name}.mtx.gz"));
+            if !path.exists() {
+                println!("skipping: {} does not exist", path.display());
+                continue;
+            }
+            let a = load_matrix(&path.to_string_lossy())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            graphs.push((name.to_string(), a));
+        }
+        graphs
+    })
+}
+
+/// Every input: the synthetic matrices, then the graphs.
+fn inputs() -> Vec<(String, Csr)> {
+    let mut all = synthetic();
+    all.extend(graphs().iter().cloned());
+    all
+}
+
+/// `a` split into `count` relations by a hash of the coordinates, plus one
+/// relation with no entries (values are those of `a`).
+fn relations(a: &Csr, count: usize) -> Vec<Csr> {
+    let rows = a.row_of_each_entry();
+    let mut parts: Vec<(Vec<i32>, Vec<i32>, Vec<f32>)> = vec![(vec![0], vec![], vec![]); count];
+    let mut p = 0;
+    for r in 0..a.rows() {
+        for q in a.row_range(r).unwrap_or(0..0) {
+            debug_assert_eq!(rows[q] as usize, r);
+            let c = a.indices()[q];
+            let part = &mut parts[(r * 7 + c as usize * 13) % count];
+            part.1.push(c);
+            part.2.push(a.values()[q]);
+            p += 1;
+        }
+        for part in &mut parts {
+            part.0.push(part.1.len() as i32);
+        }
+    }
+    assert_eq!(p, a.nnz());
+    let mut out: Vec<Csr> = parts
+        .into_iter()
+        .map(|(indptr, indices, values)| Csr::new(a.rows(), a.cols(), indptr, indices, values).unwrap())
+        .collect();
+    out.push(Csr::empty(a.rows(), a.cols()).unwrap());
+    out
+}
+
+/// A `rows x cols x p` tensor with one non-empty fiber per stored (i, j) of
+/// `a`; each fiber stores a random non-empty subset of `0..p`.
+fn tensor(a: &Csr, p: usize, seed: u64) -> Csf {
+    let mut rng = SplitMix64::new(seed);
+    let rows = a.row_of_each_entry();
+    let mut entries = Vec::new();
+    for (q, &j) in a.indices().iter().enumerate() {
+        let i = rows[q] as usize;
+        let before = entries.len();
+        for k in 0..p {
+            if rng.next_u64() % 2 == 0 {
+                entries.push((i, j as usize, k, rng.next_signed_f32()));
+            }
+        }
+        if entries.len() == before {
+            entries.push((i, j as usize, (rng.next_u64() % p as u64) as usize, rng.next_signed_f32()));
+        }
+    }
+    Csf::from_coo([a.rows(), a.cols(), p], &entries).unwrap()
+}
+
+/// `x` (`rows x cols`, row-major) transposed.
+fn transpose(x: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+    let mut t = vec![0.0; x.len()];
+    for r in 0..rows {
+        for c in 0..cols {
+            t[c * rows + r] = x[r * cols + c];
+        }
+    }
+    t
+}
+
+// ---------------------------------------------------------------------------
+// Local float64 references for the ops the runtime has no reference for.
+
+/// DCSR SpMM straight from the DCSR arrays.
+fn dcsr_spmm_reference(a: &Dcsr, b: &[f32], feat: usize) -> Vec<f64> {
+    let mut c = vec![0.0f64; a.rows() * feat];
+    for (s, &i) in a.row_ids().iter().enumerate() {
+        for q in a.indptr()[s] as usize..a.indptr()[s + 1] as usize {
+            let (j, v) = (a.indices()[q] as usize, a.values()[q] as f64);
+            for k in 0..feat {
+                c[i as usize * feat + k] += v * b[j * feat + k] as f64;
+            }
+        }
+    }
+    c
+}
+
+/// Ragged sequence sum: `S[b, f] = sum_l X[indptr[b] + l, f]`.
+fn ragged_reference(indptr: &[i32], x: &[f32], feat: usize) -> Vec<f64> {
+    let batch = indptr.len() - 1;
+    let mut s = vec![0.0f64; batch * feat];
+    for b in 0..batch {
+        for l in indptr[b] as usize..indptr[b + 1] as usize {
+            for f in 0..feat {
+                s[b * feat + f] += x[l * feat + f] as f64;
+            }
+        }
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// Runners: one call of one example's kernel; each returns the outputs.
+
+fn run_csr_spmm(kernel: &CpuKernel, a: &Csr, b: &[f32], feat: usize) -> Vec<f32> {
+    let mut c = poisoned(a.rows() * feat);
+    kernel
+        .run(
+            "csr_spmm",
+            &mut [
+                KernelArg::Ids(a.indptr()),
+                KernelArg::Ids(a.indices()),
+                KernelArg::Values(a.values()),
+                KernelArg::Values(b),
+                KernelArg::Output(&mut c),
+                KernelArg::Index(a.rows()),
+                KernelArg::Index(a.cols()),
+                KernelArg::Index(a.nnz()),
+                KernelArg::Index(feat),
+            ],
+        )
+        .unwrap();
+    c
+}
+
+/// SDDMM: `x` is `rows x feat`, `y` is `feat x cols` (the kernel's layout).
+fn run_sddmm(kernel: &CpuKernel, function: &str, a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Vec<f32> {
+    let mut out = poisoned(a.nnz());
+    kernel
+        .run(
+            function,
+            &mut [
+                KernelArg::Ids(a.indptr()),
+                KernelArg::Ids(a.indices()),
+                KernelArg::Values(a.values()),
+                KernelArg::Values(x),
+                KernelArg::Values(y),
+                KernelArg::Output(&mut out),
+                KernelArg::Index(a.rows()),
+                KernelArg::Index(a.cols()),
+                KernelArg::Index(a.nnz()),
+                KernelArg::Index(feat),
+            ],
+        )
+        .unwrap();
+    out
+}
+
+/// Runs csr_spmm compiled as `kernel` on every input and feature size.
+fn check_csr_spmm(checks: &mut Checks, kernel: &CpuKernel, seed: u64) {
+    let mut seeds = SplitMix64::new(seed);
+    for (name, pattern) in inputs() {
+        for feat in FEATS {
+            let a = fresh(&pattern, &mut seeds);
+            let b = random_dense(a.cols() * feat, seeds.next_u64());
+            let c = run_csr_spmm(kernel, &a, &b, feat);
+            checks.check(&format!("{name} feat={feat}"), &c, &reference::spmm(&a, &b, feat).unwrap());
+        }
+    }
+}
+
+/// Runs an SDDMM kernel (`function` of `kernel`) on every input and feature size.
+fn check_sddmm(checks: &mut Checks, kernel: &CpuKernel, function: &str, seed: u64) {
+    let mut seeds = SplitMix64::new(seed);
+    for (name, pattern) in inputs() {
+        for feat in FEATS {
+            let a = fresh(&pattern, &mut seeds);
+            let x = random_dense(a.rows() * feat, seeds.next_u64());
+            // The reference takes Y as cols x feat, the kernel as feat x cols.
+            let y_ref = random_dense(a.cols() * feat, seeds.next_u64());
+            let y = transpose(&y_ref, a.cols(), feat);
+            let out = run_sddmm(kernel, function, &a, &x, &y, feat);
+            let expected = reference::sddmm(&a, &x, &y_ref, feat).unwrap();
+            checks.check(&format!("{name} feat={feat}"), &out, &expected);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One test per example.
+
+#[test]
+fn csr_spmm() {
+    let kernel = compile("csr_spmm.mlir", example!("csr_spmm"), None);
+    let mut checks = Checks::new("csr_spmm");
+    check_csr_spmm(&mut checks, &kernel, 1);
+    checks.finish();
+}
+
+#[test]
+fn csc_spmm() {
+    let kernel = compile("csc_spmm.mlir", example!("csc_spmm"), None);
+    let mut checks = Checks::new("csc_spmm");
+    let mut seeds = SplitMix64::new(2);
+    for (name, pattern) in inputs() {
+        for feat in FEATS {
+            let a = fresh(&pattern, &mut seeds);
+            let csc = Csc::from_csr(&a);
+            let b = random_dense(a.cols() * feat, seeds.next_u64());
+            let mut c = poisoned(a.rows() * feat);
+            kernel
+                .run(
+                    "csc_spmm",
+                    &mut [
+                        KernelArg::Ids(csc.indptr()),
+                        KernelArg::Ids(csc.indices()),
+                        KernelArg::Values(csc.values()),
+                        KernelArg::Values(&b),
+                        KernelArg::Output(&mut c),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(a.nnz()),
+                        KernelArg::Index(feat),
+                    ],
+                )
+                .unwrap();
+            // CSC SpMM of A is CSR SpMM of the same A.
+            checks.check(&format!("{name} feat={feat}"), &c, &reference::spmm(&a, &b, feat).unwrap());
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn sddmm() {
+    let kernel = compile("sddmm.mlir", example!("sddmm"), None);
+    let mut checks = Checks::new("sddmm");
+    check_sddmm(&mut checks, &kernel, "sddmm", 3);
+    checks.finish();
+}
+
+#[test]
+fn sddmm_fused() {
+    let kernel = compile("sddmm_fused.mlir", example!("sddmm_fused"), None);
+    let mut checks = Checks::new("sddmm_fused");
+    check_sddmm(&mut checks, &kernel, "sddmm_fused", 4);
+    checks.finish();
+}
+
+#[test]
+fn bsr_spmm() {
+    let kernel = compile("bsr_spmm.mlir", example!("bsr_spmm"), None);
+    let mut checks = Checks::new("bsr_spmm");
+    let mut seeds = SplitMix64::new(5);
+    for (name, pattern) in inputs() {
+        for blk in [1, 2, 3] {
+            for feat in FEATS {
+                let a = fresh(&pattern, &mut seeds);
+                let bsr = Bsr::from_csr(&a, blk).unwrap();
+                let (nb, mb) = (bsr.block_rows(), bsr.block_cols());
+                // B covers the padded columns too (they meet zero blocks entries).
+                let b = random_dense(mb * blk * feat, seeds.next_u64());
+                let mut c = poisoned(nb * blk * feat);
+                kernel
+                    .run(
+                        "bsr_spmm",
+                        &mut [
+                            KernelArg::Ids(bsr.indptr()),
+                            KernelArg::Ids(bsr.indices()),
+                            KernelArg::Values(bsr.values()),
+                            KernelArg::Values(&b),
+                            KernelArg::Output(&mut c),
+                            KernelArg::Index(nb),
+                            KernelArg::Index(mb),
+                            KernelArg::Index(bsr.num_blocks()),
+                            KernelArg::Index(blk),
+                            KernelArg::Index(feat),
+                        ],
+                    )
+                    .unwrap();
+                let mut expected = reference::bsr_spmm(&bsr, &b[..a.cols() * feat], feat).unwrap();
+                // The padded rows of C are 0.
+                expected.resize(nb * blk * feat, 0.0);
+                checks.check(&format!("{name} blk={blk} feat={feat}"), &c, &expected);
+            }
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn ell_spmm() {
+    let kernel = compile("ell_spmm.mlir", example!("ell_spmm"), None);
+    let mut checks = Checks::new("ell_spmm");
+    let mut seeds = SplitMix64::new(6);
+    for (name, pattern) in inputs() {
+        let max = pattern.max_row_nnz();
+        // The exact width, and extra padding (padding reads column 0, so only
+        // when there is one).
+        let widths = if pattern.cols() > 0 { vec![max, max + 3] } else { vec![max] };
+        for width in widths {
+            for feat in FEATS {
+                let a = fresh(&pattern, &mut seeds);
+                let ell = Ell::from_csr(&a, Some(width)).unwrap();
+                let b = random_dense(a.cols() * feat, seeds.next_u64());
+                let mut c = poisoned(a.rows() * feat);
+                kernel
+                    .run(
+                        "ell_spmm",
+                        &mut [
+                            KernelArg::Ids(ell.indices()),
+                            KernelArg::Values(ell.values()),
+                            KernelArg::Values(&b),
+                            KernelArg::Output(&mut c),
+                            KernelArg::Index(a.rows()),
+                            KernelArg::Index(a.cols()),
+                            KernelArg::Index(width),
+                            KernelArg::Index(feat),
+                        ],
+                    )
+                    .unwrap();
+                let expected = reference::spmm(&a, &b, feat).unwrap();
+                checks.check(&format!("{name} width={width} feat={feat}"), &c, &expected);
+            }
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn dcsr_spmm() {
+    let kernel = compile("dcsr_spmm.mlir", example!("dcsr_spmm"), None);
+    let mut checks = Checks::new("dcsr_spmm");
+    let mut seeds = SplitMix64::new(7);
+    for (name, pattern) in inputs() {
+        for feat in FEATS {
+            let a = fresh(&pattern, &mut seeds);
+            let dcsr = Dcsr::from_csr(&a);
+            let nnz_rows = dcsr.row_ids().len();
+            let indptr_i = [0, nnz_rows as i32];
+            let b = random_dense(a.cols() * feat, seeds.next_u64());
+            let mut c = poisoned(a.rows() * feat);
+            kernel
+                .run(
+                    "dcsr_spmm",
+                    &mut [
+                        KernelArg::Ids(&indptr_i),
+                        KernelArg::Ids(dcsr.row_ids()),
+                        KernelArg::Ids(dcsr.indptr()),
+                        KernelArg::Ids(dcsr.indices()),
+                        KernelArg::Values(dcsr.values()),
+                        KernelArg::Values(&b),
+                        KernelArg::Output(&mut c),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(nnz_rows),
+                        KernelArg::Index(a.nnz()),
+                        KernelArg::Index(feat),
+                    ],
+                )
+                .unwrap();
+            checks.check(&format!("{name} feat={feat}"), &c, &dcsr_spmm_reference(&dcsr, &b, feat));
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn csf_ttm() {
+    let kernel = compile("csf_ttm.mlir", example!("csf_ttm"), None);
+    let mut checks = Checks::new("csf_ttm");
+    let mut seeds = SplitMix64::new(8);
+    let p = 6;
+    for (name, pattern) in inputs() {
+        for feat in FEATS {
+            let t = tensor(&pattern, p, seeds.next_u64());
+            let [m, n, _] = t.dims();
+            // The example's I axis is dense: one indptr_j entry per i, not per
+            // stored slice as in Csf.
+            let mut indptr_j = vec![0i32; m + 1];
+            for (s, &i) in t.i_ids().iter().enumerate() {
+                indptr_j[i as usize + 1] = t.i_ptr()[s + 1] - t.i_ptr()[s];
+            }
+            for i in 0..m {
+                indptr_j[i + 1] += indptr_j[i];
+            }
+            let b = random_dense(p * feat, seeds.next_u64());
+            let mut y = poisoned(t.num_fibers() * feat);
+            kernel
+                .run(
+                    "csf_ttm",
+                    &mut [
+                        KernelArg::Ids(&indptr_j),
+                        KernelArg::Ids(t.j_ids()),
+                        KernelArg::Ids(t.j_ptr()),
+                        KernelArg::Ids(t.k_ids()),
+                        KernelArg::Values(t.values()),
+                        KernelArg::Values(&b),
+                        KernelArg::Output(&mut y),
+                        KernelArg::Index(m),
+                        KernelArg::Index(n),
+                        KernelArg::Index(p),
+                        KernelArg::Index(t.num_fibers()),
+                        KernelArg::Index(t.nnz()),
+                        KernelArg::Index(feat),
+                    ],
+                )
+                .unwrap();
+            let expected = reference::csf_ttm(&t, &b, feat).unwrap();
+            checks.check(&format!("{name} p={p} feat={feat}"), &y, &expected);
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn ragged() {
+    let kernel = compile("ragged.mlir", example!("ragged"), None);
+    let mut checks = Checks::new("ragged");
+    let mut seeds = SplitMix64::new(9);
+    // Sequence b of the batch is row b of the matrix: its length is the row's
+    // entry count.
+    for (name, pattern) in inputs() {
+        for feat in FEATS {
+            let indptr = pattern.indptr();
+            let (batch, total) = (pattern.rows(), pattern.nnz());
+            let x = random_dense(total * feat, seeds.next_u64());
+            let mut s = poisoned(batch * feat);
+            kernel
+                .run(
+                    "ragged",
+                    &mut [
+                        KernelArg::Ids(indptr),
+                        KernelArg::Values(&x),
+                        KernelArg::Output(&mut s),
+                        KernelArg::Index(batch),
+                        KernelArg::Index(pattern.max_row_nnz()),
+                        KernelArg::Index(total),
+                        KernelArg::Index(feat),
+                    ],
+                )
+                .unwrap();
+            checks.check(&format!("{name} feat={feat}"), &s, &ragged_reference(indptr, &x, feat));
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn rgms() {
+    let kernel = compile("rgms.mlir", example!("rgms"), None);
+    let mut checks = Checks::new("rgms");
+    let mut seeds = SplitMix64::new(10);
+    for (name, pattern) in inputs() {
+        for (feat_in, feat_out) in [(1, 1), (4, 32), (32, 4)] {
+            let rels: Vec<Csr> = relations(&pattern, 3).iter().map(|r| fresh(r, &mut seeds)).collect();
+            let (m, n) = (pattern.rows(), pattern.cols());
+            // One CSF over (relation, row, column): per relation the rows that
+            // have edges of it, then their columns.
+            let (mut indptr_i, mut indices_i, mut indptr_j) = (vec![0i32], Vec::new(), vec![0i32]);
+            let (mut indices_j, mut values) = (Vec::new(), Vec::new());
+            for rel in &rels {
+                for i in 0..m {
+                    let (cols, vals) = rel.row(i).unwrap();
+                    if !cols.is_empty() {
+                        indices_i.push(i as i32);
+                        indices_j.extend_from_slice(cols);
+                        values.extend_from_slice(vals);
+                        indptr_j.push(indices_j.len() as i32);
+                    }
+                }
+                indptr_i.push(indices_i.len() as i32);
+            }
+            let w = random_dense(rels.len() * feat_out * feat_in, seeds.next_u64());
+            let x = random_dense(n * feat_in, seeds.next_u64());
+            let mut y = poisoned(m * feat_out);
+            kernel
+                .run(
+                    "rgms",
+                    &mut [
+                        KernelArg::Ids(&indptr_i),
+                        KernelArg::Ids(&indices_i),
+                        KernelArg::Ids(&indptr_j),
+                        KernelArg::Ids(&indices_j),
+                        KernelArg::Values(&values),
+                        KernelArg::Values(&w),
+                        KernelArg::Values(&x),
+                        KernelArg::Output(&mut y),
+                        KernelArg::Index(rels.len()),
+                        KernelArg::Index(m),
+                        KernelArg::Index(n),
+                        KernelArg::Index(indices_i.len()),
+                        KernelArg::Index(values.len()),
+                        KernelArg::Index(feat_in),
+                        KernelArg::Index(feat_out),
+                    ],
+                )
+                .unwrap();
+            let expected = reference::rgms(&rels, &w, &x, feat_in, feat_out).unwrap();
+            checks.check(&format!("{name} feat_in={feat_in} feat_out={feat_out}"), &y, &expected);
+        }
+    }
+    checks.finish();
+}
+
+#[test]
+fn hyb_spmm() {
+    let kernel = compile("hyb_spmm.mlir", example!("hyb_spmm"), None);
+    let mut checks = Checks::new("hyb_spmm");
+    let mut seeds = SplitMix64::new(11);
+    for (name, pattern) in inputs() {
+        // hyb(1, ...) with the example's two buckets: one column partition;
+        // rows longer than the last width are split over several of its rows.
+        for widths in [[1, 4], [4, 16]] {
+            for feat in FEATS {
+                let a = fresh(&pattern, &mut seeds);
+                let hyb = Hyb::from_csr(&a, 1, &widths).unwrap();
+                let (b0, b1) = (hyb.bucket(0, 0).unwrap(), hyb.bucket(0, 1).unwrap());
+                let (mask_0, mask_1) = (b0.mask(), b1.mask());
+                let b = random_dense(a.cols() * feat, seeds.next_u64());
+                let mut c = poisoned(a.rows() * feat);
+                let mut a_0 = poisoned(b0.values().len());
+                let mut a_1 = poisoned(b1.values().len());
+                kernel
+                    .run(
+                        "hyb_spmm",
+                        &mut [
+                            KernelArg::Ids(a.indptr()),
+                            KernelArg::Ids(a.indices()),
+                            KernelArg::Values(a.values()),
+                            KernelArg::Values(&b),
+                            KernelArg::Output(&mut c),
+                            KernelArg::Index(a.rows()),
+                            KernelArg::Index(a.cols()),
+                            KernelArg::Index(a.nnz()),
+                            KernelArg::Index(feat),
+                            KernelArg::Ids(b0.row_indices()),
+                            KernelArg::Ids(b0.indices()),
+                            KernelArg::Ids(&mask_0),
+                            KernelArg::Output(&mut a_0),
+                            KernelArg::Index(b0.num_rows()),
+                            KernelArg::Index(b0.width()),
+                            KernelArg::Ids(b1.row_indices()),
+                            KernelArg::Ids(b1.indices()),
+                            KernelArg::Ids(&mask_1),
+                            KernelArg::Output(&mut a_1),
+                            KernelArg::Index(b1.num_rows()),
+                            KernelArg::Index(b1.width()),
+                        ],
+                    )
+                    .unwrap();
+                let label = format!("{name} widths={widths:?} feat={feat}");
+                // The format conversion reproduces the buckets' values exactly.
+                let as_f64 = |v: &[f32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
+                checks.check(&format!("{label} a_0"), &a_0, &as_f64(b0.values()));
+                checks.check(&format!("{label} a_1"), &a_1, &as_f64(b1.values()));
+                // hyb SpMM of A is CSR SpMM of the same A.
+                checks.check(&label, &c, &reference::spmm(&a, &b, feat).unwrap());
+            }
+        }
+    }
+    checks.finish();
+}
+
+// ---------------------------------------------------------------------------
+// sparse-reorder: same results as the reference (and the original order).
+
+#[test]
+fn csr_spmm_reordered() {
+    let kernel = compile(
+        "csr_spmm.mlir",
+        example!("csr_spmm"),
+        Some("sparse-reorder{iteration=csrmm order=0,2,1}"),
+    );
+    let mut checks = Checks::new("csr_spmm reorder 0,2,1");
+    check_csr_spmm(&mut checks, &kernel, 12);
+    // Bit for bit against the original order on a few inputs.
+    let original = compile("csr_spmm.mlir", example!("csr_spmm"), None);
+    let mut seeds = SplitMix64::new(13);
+    for (name, pattern) in inputs() {
+        let a = fresh(&pattern, &mut seeds);
+        let b = random_dense(a.cols() * 4, seeds.next_u64());
+        let (x, y) = (run_csr_spmm(&kernel, &a, &b, 4), run_csr_spmm(&original, &a, &b, 4));
+        let y64: Vec<f64> = y.iter().map(|&v| v as f64).collect();
+        checks.check(&format!("{name} reordered vs original"), &x, &y64);
+    }
+    checks.finish();
+}
+
+#[test]
+fn sddmm_reordered() {
+    for order in ["0,2,1", "2,0,1"] {
+        let pre = format!("sparse-reorder{{iteration=sddmm order={order}}}");
+        let kernel = compile("sddmm.mlir", example!("sddmm"), Some(&pre));
+        let mut checks = Checks::new(if order == "0,2,1" { "sddmm reorder 0,2,1" } else { "sddmm reorder 2,0,1" });
+        check_sddmm(&mut checks, &kernel, "sddmm", 14);
+        checks.finish();
+    }
+}
