@@ -130,8 +130,8 @@ fn fresh(a: &Csr, seeds: &mut SplitMix64) -> Csr {
 }
 
 /// A duplicate-free random `rows x cols` pattern (values 1): each entry is
-/// stored with probability `density`; rows for which `keep_row` is false are
-/// empty and the rows in `dense_rows` / columns in `dense_cols` are full.
+/// stored with probability `density`, except in rows for which `keep_row` is
+/// false; the rows in `dense_rows` and the columns in `dense_cols` are full.
 fn pattern(
     rows: usize,
     cols: usize,
@@ -193,7 +193,8 @@ fn graphs_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("SPTIR_GRAPHS_DIR") {
         return PathBuf::from(dir);
     }
-    let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/graphs");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let local = root.parent().unwrap_or(&root).join("data/graphs");
     if local.is_dir() {
         return local;
     }
@@ -219,6 +220,7 @@ fn graphs() -> &'static [(String, Csr)] {
             }
             let a = load_matrix(&path.to_string_lossy())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            println!("graph {name}: {} ({}x{}, {} entries)", path.display(), a.rows(), a.cols(), a.nnz());
             graphs.push((name.to_string(), a));
         }
         graphs
@@ -235,23 +237,18 @@ fn inputs() -> Vec<(String, Csr)> {
 /// `a` split into `count` relations by a hash of the coordinates, plus one
 /// relation with no entries (values are those of `a`).
 fn relations(a: &Csr, count: usize) -> Vec<Csr> {
-    let rows = a.row_of_each_entry();
     let mut parts: Vec<(Vec<i32>, Vec<i32>, Vec<f32>)> = vec![(vec![0], vec![], vec![]); count];
-    let mut p = 0;
     for r in 0..a.rows() {
-        for q in a.row_range(r).unwrap_or(0..0) {
-            debug_assert_eq!(rows[q] as usize, r);
-            let c = a.indices()[q];
+        let (cols, vals) = a.row(r).unwrap();
+        for (&c, &v) in cols.iter().zip(vals) {
             let part = &mut parts[(r * 7 + c as usize * 13) % count];
             part.1.push(c);
-            part.2.push(a.values()[q]);
-            p += 1;
+            part.2.push(v);
         }
         for part in &mut parts {
             part.0.push(part.1.len() as i32);
         }
     }
-    assert_eq!(p, a.nnz());
     let mut out: Vec<Csr> = parts
         .into_iter()
         .map(|(indptr, indices, values)| Csr::new(a.rows(), a.cols(), indptr, indices, values).unwrap())
@@ -472,7 +469,7 @@ fn bsr_spmm() {
                 let a = fresh(&pattern, &mut seeds);
                 let bsr = Bsr::from_csr(&a, blk).unwrap();
                 let (nb, mb) = (bsr.block_rows(), bsr.block_cols());
-                // B covers the padded columns too (they meet zero blocks entries).
+                // B covers the padded columns too; they only meet zero block entries.
                 let b = random_dense(mb * blk * feat, seeds.next_u64());
                 let mut c = poisoned(nb * blk * feat);
                 kernel
