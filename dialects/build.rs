@@ -4,9 +4,9 @@
 use std::{env, path::PathBuf, process::Command};
 
 fn run(command: &mut Command) {
-    let status = command.status().unwrap_or_else(|error| {
-        panic!("cannot run {:?}: {error} (run ./setup.sh first)", command.get_program())
-    });
+    let status = command
+        .status()
+        .unwrap_or_else(|error| panic!("cannot run {:?}: {error} (run ./setup.sh first)", command.get_program()));
     assert!(status.success(), "{command:?} failed with {status}");
 }
 

@@ -39,11 +39,7 @@ mod ffi {
         pub fn sptirTypeIsABuffer(r#type: MlirType) -> bool;
         pub fn sptirBufferTypeGetRank(r#type: MlirType) -> u32;
         pub fn sptirBufferTypeGetElementType(r#type: MlirType) -> MlirType;
-        pub fn sptirParseSourceString(
-            context: MlirContext,
-            source: MlirStringRef,
-            name: MlirStringRef,
-        ) -> MlirModule;
+        pub fn sptirParseSourceString(context: MlirContext, source: MlirStringRef, name: MlirStringRef) -> MlirModule;
     }
 }
 
@@ -93,19 +89,19 @@ pub fn buffer_type_info(r#type: Type<'_>) -> Option<(u32, Type<'_>)> {
 /// The parent axis of an axis value, read off its defining op; `None` for
 /// a root axis or a value not defined by an axis op.
 pub fn axis_parent<'c, 'a>(axis: melior::ir::Value<'c, 'a>) -> Option<melior::ir::Value<'c, 'a>> {
-    use melior::ir::{operation::{OperationLike, OperationResult}, ValueLike};
+    use melior::ir::{
+        operation::{OperationLike, OperationResult},
+        ValueLike,
+    };
     let owner = OperationResult::try_from(axis).ok()?.owner();
     let name = owner.name();
     let name = name.as_string_ref().as_str().ok()?;
-    matches!(
-        name,
-        "sparse_iter.dense_variable" | "sparse_iter.sparse_fixed" | "sparse_iter.sparse_variable"
-    )
-    .then(|| owner.operand(0).ok())
-    .flatten()
-    .filter(|parent| is_axis_type(parent.r#type()))
-    // The parent outlives this borrow of its user: it is in the same IR.
-    .map(|parent| unsafe { melior::ir::Value::from_raw(parent.to_raw()) })
+    matches!(name, "sparse_iter.dense_variable" | "sparse_iter.sparse_fixed" | "sparse_iter.sparse_variable")
+        .then(|| owner.operand(0).ok())
+        .flatten()
+        .filter(|parent| is_axis_type(parent.r#type()))
+        // The parent outlives this borrow of its user: it is in the same IR.
+        .map(|parent| unsafe { melior::ir::Value::from_raw(parent.to_raw()) })
 }
 
 /// Parses `source` into a module whose locations name `source_name`. Several

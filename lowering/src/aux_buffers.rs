@@ -9,9 +9,9 @@ use crate::{
     pass_registry::{emit_error, PassFailed},
 };
 use melior::ir::{
-    r#type::ShapedTypeLike,
     attribute::IntegerAttribute,
     operation::OperationLike,
+    r#type::ShapedTypeLike,
     r#type::{IntegerType, MemRefType},
     Type, Value, ValueLike,
 };

@@ -82,11 +82,7 @@ impl<'c> Builder<'c> {
     }
 
     pub fn index(&self, value: i64) -> Value<'c, 'c> {
-        self.value(arith::constant(
-            self.context,
-            IntegerAttribute::new(self.index_type(), value).into(),
-            self.location,
-        ))
+        self.value(arith::constant(self.context, IntegerAttribute::new(self.index_type(), value).into(), self.location))
     }
 
     pub fn add(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
@@ -149,12 +145,8 @@ pub fn region_with_block<'c>(
     let block = Block::new(&arguments.iter().map(|&t| (t, location)).collect::<Vec<_>>());
     let end = block.append_operation(terminator);
     let anchor: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
-    let builder = Builder {
-        context,
-        location,
-        block: unsafe { BlockRef::from_raw(block.to_raw()) },
-        anchor: Some(anchor),
-    };
+    let builder =
+        Builder { context, location, block: unsafe { BlockRef::from_raw(block.to_raw()) }, anchor: Some(anchor) };
     let region = Region::new();
     region.append_block(block);
     (region, builder)
@@ -182,9 +174,7 @@ pub fn if_else<'c>(
         region
     };
     let op = builder.insert(scf::r#if(condition, result_types, region(then_block), region(else_block), location));
-    (0..result_types.len())
-        .map(|index| detach(op.result(index).expect("declared result").into()))
-        .collect()
+    (0..result_types.len()).map(|index| detach(op.result(index).expect("declared result").into())).collect()
 }
 
 /// Binary search: the first `p` in `[lo, hi)` for which `go_right(p)` is
@@ -198,9 +188,8 @@ pub fn lower_bound<'c>(
     let (context, location) = (builder.context, builder.location);
     let index = builder.index_type();
     let bounds = [(index, location), (index, location)];
-    let argument = |block: &Block<'c>, n: usize| -> Value<'c, 'c> {
-        detach(block.argument(n).expect("declared argument").into())
-    };
+    let argument =
+        |block: &Block<'c>, n: usize| -> Value<'c, 'c> { detach(block.argument(n).expect("declared argument").into()) };
 
     let before = Block::new(&bounds);
     let (low, high) = (argument(&before, 0), argument(&before, 1));

@@ -10,6 +10,7 @@ pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod pass_registry;
 pub mod pipelines;
+pub mod sparse_fuse;
 pub mod sparse_iter_ops;
 pub mod sparse_reorder;
 
@@ -17,7 +18,8 @@ use pass_registry::PassDef;
 use std::sync::Once;
 
 /// Every sptir pass, in pipeline order.
-pub static PASSES: &[PassDef] = &[sparse_reorder::PASS, lower_sparse_iter::PASS, lower_sparse_buffer::PASS];
+pub static PASSES: &[PassDef] =
+    &[sparse_reorder::PASS, sparse_fuse::PASS, lower_sparse_iter::PASS, lower_sparse_buffer::PASS];
 
 static REGISTERED: Once = Once::new();
 

@@ -72,7 +72,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for (name, op) in ops.iter().rev() {
         if name.starts_with("sparse_iter.") {
             if op.results().any(|result| has_uses(result.into())) {
-                return Err(emit_error(op.location(), format!("'{name}' is still used after lowering; lower stage I first")));
+                return Err(emit_error(
+                    op.location(),
+                    format!("'{name}' is still used after lowering; lower stage I first"),
+                ));
             }
             erase(*op);
         } else if name.starts_with("sparse_pos.") && name != "sparse_pos.yield" && !handled(name) {
@@ -86,7 +89,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 fn handled(name: &str) -> bool {
     matches!(
         name,
-        "sparse_pos.load" | "sparse_pos.store" | "sparse_pos.find" | "sparse_pos.parent_position" | "sparse_pos.assume_domain" | "sparse_pos.for"
+        "sparse_pos.load"
+            | "sparse_pos.store"
+            | "sparse_pos.find"
+            | "sparse_pos.parent_position"
+            | "sparse_pos.assume_domain"
+            | "sparse_pos.for"
     )
 }
 
@@ -99,7 +107,9 @@ fn has_uses(value: Value<'_, '_>) -> bool {
 }
 
 fn builder_at<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Builder<'c>, PassFailed> {
-    Builder::before(context, op).map(|b| b.at(op.location())).ok_or_else(|| emit_error(op.location(), "op is not in a block"))
+    Builder::before(context, op)
+        .map(|b| b.at(op.location()))
+        .ok_or_else(|| emit_error(op.location(), "op is not in a block"))
 }
 
 fn axis<'c>(value: Value<'c, 'c>, location: Location<'c>) -> Result<Axis<'c>, PassFailed> {
@@ -113,7 +123,11 @@ fn load_array<'c>(builder: &Builder<'c>, array: Value<'c, 'c>, index: Value<'c, 
 }
 
 /// The flat offset of `positions` in the composition `axes` (equation 6).
-fn flatten<'c>(builder: &Builder<'c>, axes: &[Axis<'c>], positions: &[Value<'c, 'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+fn flatten<'c>(
+    builder: &Builder<'c>,
+    axes: &[Axis<'c>],
+    positions: &[Value<'c, 'c>],
+) -> Result<Value<'c, 'c>, PassFailed> {
     let location = builder.location;
     let (Some(first), Some(&start)) = (axes.first(), positions.first()) else {
         return Ok(builder.index(0));
@@ -223,12 +237,20 @@ fn replace<'c>(op: OperationRef<'c, 'c>, index: usize, with: Value<'c, 'c>) -> R
 }
 
 /// The flat position of the parent row selected by `ancestors`.
-fn parent_offset<'c>(builder: &Builder<'c>, axis: &Axis<'c>, ancestors: &[Value<'c, 'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+fn parent_offset<'c>(
+    builder: &Builder<'c>,
+    axis: &Axis<'c>,
+    ancestors: &[Value<'c, 'c>],
+) -> Result<Value<'c, 'c>, PassFailed> {
     flatten(builder, &axis.ancestors(), ancestors)
 }
 
 /// Start and end (flat) of the row of `axis` under flat parent `row`.
-fn row_range<'c>(builder: &Builder<'c>, axis: &Axis<'c>, row: Value<'c, 'c>) -> Result<(Value<'c, 'c>, Value<'c, 'c>), PassFailed> {
+fn row_range<'c>(
+    builder: &Builder<'c>,
+    axis: &Axis<'c>,
+    row: Value<'c, 'c>,
+) -> Result<(Value<'c, 'c>, Value<'c, 'c>), PassFailed> {
     let location = builder.location;
     if let Some(indptr) = axis.indptr {
         let one = builder.index(1);
@@ -262,7 +284,13 @@ fn find<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFa
             let stored = load_array(b, indices, at);
             vec![b.cmp(CmpiPredicate::Eq, stored, coordinate)]
         },
-        |b| vec![b.value(melior::dialect::arith::constant(b.context, melior::ir::attribute::IntegerAttribute::new(bool_type, 0).into(), location))],
+        |b| {
+            vec![b.value(melior::dialect::arith::constant(
+                b.context,
+                melior::ir::attribute::IntegerAttribute::new(bool_type, 0).into(),
+                location,
+            ))]
+        },
     )[0];
     replace(op, 0, builder.sub(at, start))?;
     replace(op, 1, found)?;
@@ -312,7 +340,8 @@ fn convert_loop<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
     region.append_block(body);
     let new_loop = builder.insert(scf::r#for(bounds[0], bounds[1], one, region, location));
 
-    let old = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    let old =
+        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
     if let Ok(position) = old.argument(0) {
         unsafe { mlirValueReplaceAllUsesOfWith(position.to_raw(), new_position.to_raw()) };
     }

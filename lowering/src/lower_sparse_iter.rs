@@ -18,6 +18,7 @@ use crate::{
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
+use melior::Context;
 use melior::{
     dialect::arith,
     ir::{
@@ -29,7 +30,6 @@ use melior::{
     },
 };
 use mlir_sys::mlirValueReplaceAllUsesOfWith;
-use melior::Context;
 use sptir_dialects::sparse_pos;
 use std::collections::HashMap;
 
@@ -105,7 +105,8 @@ impl<'c> Lowering<'c> {
         let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
 
         let mut env = outer.clone();
-        let mut builder = Builder::before(self.context, op).ok_or_else(|| emit_error(location, "iteration is not in a block"))?;
+        let mut builder =
+            Builder::before(self.context, op).ok_or_else(|| emit_error(location, "iteration is not in a block"))?;
         let mut init_nest = None;
         for (index, group) in groups.iter().enumerate() {
             if has_init && Some(index) == first_reduction {
@@ -116,7 +117,11 @@ impl<'c> Lowering<'c> {
             builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, kind)?;
         }
 
-        let body = op.region(1).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "iteration has no body"))?;
+        let body = op
+            .region(1)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| emit_error(location, "iteration has no body"))?;
         let coordinates: Vec<Value> = axes.iter().map(|axis| env[&key(axis.value)].coordinate).collect();
         let moved = move_block(body, &coordinates, &builder);
         self.translate(&moved, &env)?;
@@ -154,9 +159,10 @@ impl<'c> Lowering<'c> {
                 continue;
             }
             for a in group.clone() {
-                let depends = axes[a].ancestors().iter().any(|ancestor| {
-                    reduction.iter().any(|&r| axes[r].value == ancestor.value)
-                });
+                let depends = axes[a]
+                    .ancestors()
+                    .iter()
+                    .any(|ancestor| reduction.iter().any(|&r| axes[r].value == ancestor.value));
                 if depends {
                     return Err(emit_error(
                         location,
@@ -167,11 +173,13 @@ impl<'c> Lowering<'c> {
             let label = format!("{}.init.{index}", info.label);
             builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, SPATIAL)?;
         }
-        let init = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "missing init block"))?;
-        let coordinates: Vec<Value> = (0..axes.len())
-            .filter(|&a| info.kinds[a] == b'S')
-            .map(|a| env[&key(axes[a].value)].coordinate)
-            .collect();
+        let init = op
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| emit_error(location, "missing init block"))?;
+        let coordinates: Vec<Value> =
+            (0..axes.len()).filter(|&a| info.kinds[a] == b'S').map(|a| env[&key(axes[a].value)].coordinate).collect();
         let moved = move_block(init, &coordinates, &builder);
         Ok((moved, env))
     }
@@ -193,7 +201,12 @@ impl<'c> Lowering<'c> {
         };
         let context = builder.context;
         let index = builder.index_type();
-        let (region, inner) = region_with_block(context, builder.location, &[index], sparse_pos::r#yield(context, builder.location).into());
+        let (region, inner) = region_with_block(
+            context,
+            builder.location,
+            &[index],
+            sparse_pos::r#yield(context, builder.location).into(),
+        );
         let loop_op = builder.insert(
             sparse_pos::ForOperation::builder(context, builder.location)
                 .label(StringAttribute::new(context, label))
@@ -223,7 +236,12 @@ impl<'c> Lowering<'c> {
     }
 
     /// Positions of the ancestors of `axis`, which enclosing loops walk.
-    fn ancestor_positions(&self, axis: &Axis<'c>, env: &Env<'c>, location: Location<'c>) -> Result<Vec<Value<'c, 'c>>, PassFailed> {
+    fn ancestor_positions(
+        &self,
+        axis: &Axis<'c>,
+        env: &Env<'c>,
+        location: Location<'c>,
+    ) -> Result<Vec<Value<'c, 'c>>, PassFailed> {
         axis.ancestors()
             .iter()
             .map(|ancestor| {
@@ -239,7 +257,9 @@ impl<'c> Lowering<'c> {
     fn extent(&mut self, builder: &Builder<'c>, axis: &Axis<'c>, env: &Env<'c>) -> Result<Value<'c, 'c>, PassFailed> {
         match axis.kind {
             AxisKind::DenseFixed => Ok(axis.length),
-            AxisKind::SparseFixed => axis.nnz_cols.ok_or_else(|| emit_error(builder.location, "malformed sparse_fixed axis")),
+            AxisKind::SparseFixed => {
+                axis.nnz_cols.ok_or_else(|| emit_error(builder.location, "malformed sparse_fixed axis"))
+            }
             AxisKind::DenseVariable | AxisKind::SparseVariable => {
                 let positions = self.ancestor_positions(axis, env, builder.location)?;
                 let (start, end) = self.row_bounds(builder, axis, &positions)?;
@@ -249,7 +269,12 @@ impl<'c> Lowering<'c> {
     }
 
     /// `indptr[row]` and `indptr[row + 1]` of a variable axis, as indices.
-    fn row_bounds(&mut self, builder: &Builder<'c>, axis: &Axis<'c>, positions: &[Value<'c, 'c>]) -> Result<(Value<'c, 'c>, Value<'c, 'c>), PassFailed> {
+    fn row_bounds(
+        &mut self,
+        builder: &Builder<'c>,
+        axis: &Axis<'c>,
+        positions: &[Value<'c, 'c>],
+    ) -> Result<(Value<'c, 'c>, Value<'c, 'c>), PassFailed> {
         let indptr = self.aux.indptr(axis)?;
         let mut next = positions.to_vec();
         if let Some(last) = next.last_mut() {
@@ -262,7 +287,13 @@ impl<'c> Lowering<'c> {
     }
 
     /// The coordinate at `position` of `axis`.
-    fn coordinate(&mut self, builder: &Builder<'c>, axis: &Axis<'c>, env: &Env<'c>, position: Value<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
+    fn coordinate(
+        &mut self,
+        builder: &Builder<'c>,
+        axis: &Axis<'c>,
+        env: &Env<'c>,
+        position: Value<'c, 'c>,
+    ) -> Result<Value<'c, 'c>, PassFailed> {
         if !axis.kind.is_sparse() {
             return Ok(position);
         }
@@ -292,7 +323,13 @@ impl<'c> Lowering<'c> {
     /// Recovers each fused axis's position from the flat position of the
     /// last one: parents bottom-up by `parent_position`, then positions
     /// within rows top-down.
-    fn unfuse(&mut self, builder: &Builder<'c>, group: &[Axis<'c>], env: &mut Env<'c>, flat: Value<'c, 'c>) -> Result<(), PassFailed> {
+    fn unfuse(
+        &mut self,
+        builder: &Builder<'c>,
+        group: &[Axis<'c>],
+        env: &mut Env<'c>,
+        flat: Value<'c, 'c>,
+    ) -> Result<(), PassFailed> {
         let mut flats = vec![flat; group.len()];
         for index in (1..group.len()).rev() {
             flats[index - 1] = builder.value(
@@ -365,7 +402,9 @@ impl<'c> Lowering<'c> {
         let def = BufferDef::read(buffer).ok_or_else(|| {
             emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
         })?;
-        let builder = Builder::before(self.context, op).ok_or_else(|| emit_error(location, "access is not in a block"))?.at(location);
+        let builder = Builder::before(self.context, op)
+            .ok_or_else(|| emit_error(location, "access is not in a block"))?
+            .at(location);
 
         let mut positions: Vec<Value<'c, 'c>> = Vec::new();
         let mut matched = vec![false; def.axes.len()];
@@ -444,7 +483,9 @@ impl<'c> Lowering<'c> {
                 let result = match all_found {
                     Some(condition) => {
                         let default = default_value(self.context, &def, location)?;
-                        if_else(&builder, condition, &[def.element], load, |b| vec![b.value(arith::constant(b.context, default, location))])[0]
+                        if_else(&builder, condition, &[def.element], load, |b| {
+                            vec![b.value(arith::constant(b.context, default, location))]
+                        })[0]
                     }
                     None => load(&builder)[0],
                 };
@@ -458,7 +499,11 @@ impl<'c> Lowering<'c> {
 }
 
 /// The buffer's `default_value`, or zero of its element type.
-fn default_value<'c>(context: &'c Context, def: &BufferDef<'c>, location: Location<'c>) -> Result<Attribute<'c>, PassFailed> {
+fn default_value<'c>(
+    context: &'c Context,
+    def: &BufferDef<'c>,
+    location: Location<'c>,
+) -> Result<Attribute<'c>, PassFailed> {
     if let Some(value) = def.default_value {
         return Ok(value);
     }
@@ -491,7 +536,11 @@ fn load_index<'c>(builder: &Builder<'c>, buffer: Value<'c, 'c>, positions: &[Val
 /// Moves the ops of `block` (all but its terminator) to `builder`'s
 /// insertion point, with the block's arguments replaced by `arguments`;
 /// returns the moved ops.
-fn move_block<'c>(block: melior::ir::BlockRef<'_, '_>, arguments: &[Value<'c, 'c>], builder: &Builder<'c>) -> Vec<OperationRef<'c, 'c>> {
+fn move_block<'c>(
+    block: melior::ir::BlockRef<'_, '_>,
+    arguments: &[Value<'c, 'c>],
+    builder: &Builder<'c>,
+) -> Vec<OperationRef<'c, 'c>> {
     for (index, &argument) in arguments.iter().enumerate() {
         if let Ok(old) = block.argument(index) {
             replace_uses(old.into(), argument);

@@ -9,9 +9,7 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
     Location,
 };
-use mlir_sys::{
-    mlirEmitError, MlirLogicalResult, MlirOperation, MlirStringRef,
-};
+use mlir_sys::{mlirEmitError, MlirLogicalResult, MlirOperation, MlirStringRef};
 use std::{
     collections::BTreeMap,
     ffi::{c_void, CString},
@@ -84,10 +82,7 @@ impl PassOptions {
         }
         for option in pass.options.iter().filter(|option| option.required) {
             if !values.contains_key(option.name) {
-                return Err(format!(
-                    "pass '{}' needs option '{}': {}",
-                    pass.argument, option.name, option.help
-                ));
+                return Err(format!("pass '{}' needs option '{}': {}", pass.argument, option.name, option.help));
             }
         }
         Ok(Self { values })
@@ -102,9 +97,9 @@ impl PassOptions {
         let Some(text) = self.get(name) else { return Ok(None) };
         text.split(',')
             .map(|item| {
-                item.trim().parse::<usize>().map_err(|_| {
-                    format!("option '{name}' must be a comma-separated list of indices, got '{text}'")
-                })
+                item.trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("option '{name}' must be a comma-separated list of indices, got '{text}'"))
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
@@ -120,9 +115,7 @@ fn split_options(text: &str) -> Result<Vec<String>, String> {
         match character {
             '"' => quoted = !quoted,
             '{' if !quoted => depth += 1,
-            '}' if !quoted => {
-                depth = depth.checked_sub(1).ok_or("unbalanced '}' in pass options")?
-            }
+            '}' if !quoted => depth = depth.checked_sub(1).ok_or("unbalanced '}' in pass options")?,
             c if c.is_whitespace() && !quoted && depth == 0 => {
                 if !current.is_empty() {
                     items.push(std::mem::take(&mut current));
@@ -197,17 +190,14 @@ unsafe extern "C" fn run_trampoline(
     let operation = OperationRef::from_raw(operation);
     // A panic must not unwind into C++; it becomes an error on the IR.
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let options = PassOptions::parse(pass, text(options))
-            .map_err(|message| emit_error(operation.location(), message))?;
+        let options =
+            PassOptions::parse(pass, text(options)).map_err(|message| emit_error(operation.location(), message))?;
         (pass.run)(operation, &options)
     }));
     match outcome {
         Ok(outcome) => result(outcome.is_ok()),
         Err(_) => {
-            emit_error(
-                operation.location(),
-                format!("internal error in pass '{}' (please report it)", pass.argument),
-            );
+            emit_error(operation.location(), format!("internal error in pass '{}' (please report it)", pass.argument));
             result(false)
         }
     }

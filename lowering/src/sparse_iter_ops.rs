@@ -1,13 +1,13 @@
 //! Reading `sparse_iter.iterate` ops: the one place passes look up an
 //! iteration by label and read its axes, kinds and fused groups.
 
+use melior::ir::operation::WalkOrder;
+use melior::ir::operation::WalkResult;
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
     Value,
 };
-use melior::ir::operation::WalkOrder;
-use melior::ir::operation::WalkResult;
 
 pub const ITERATE: &str = "sparse_iter.iterate";
 
@@ -53,10 +53,8 @@ impl<'c: 'a, 'a> IterationInfo<'c, 'a> {
             .and_then(|attribute| StringAttribute::try_from(attribute).ok())
             .map(|text| text.value().as_bytes().to_vec())
             .unwrap_or_default();
-        let groups = op
-            .attribute("fuse_groups")
-            .ok()
-            .and_then(|attribute| DenseI64ArrayAttribute::try_from(attribute).ok());
+        let groups =
+            op.attribute("fuse_groups").ok().and_then(|attribute| DenseI64ArrayAttribute::try_from(attribute).ok());
         let fused = groups.is_some();
         let group_sizes = match groups {
             Some(groups) => (0..groups.len())

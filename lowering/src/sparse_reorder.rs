@@ -34,16 +34,11 @@ pub const PASS: PassDef = PassDef {
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("iteration").unwrap_or_default();
-    let order = options
-        .index_list("order")
-        .map_err(|message| emit_error(root.location(), message))?
-        .unwrap_or_default();
+    let order =
+        options.index_list("order").map_err(|message| emit_error(root.location(), message))?.unwrap_or_default();
     let iterations = find_iterations(root, label);
     if iterations.is_empty() {
-        return Err(emit_error(
-            root.location(),
-            format!("sparse-reorder: no sparse iteration labelled \"{label}\""),
-        ));
+        return Err(emit_error(root.location(), format!("sparse-reorder: no sparse iteration labelled \"{label}\"")));
     }
     for iteration in iterations {
         reorder(iteration, &order)?;
@@ -80,10 +75,7 @@ fn reorder(op: OperationRef<'_, '_>, order: &[usize]) -> Result<(), PassFailed> 
     let kinds: String = new_axes.iter().map(|&axis| info.kinds[axis] as char).collect();
     let axes: Vec<Value> = new_axes.iter().map(|&axis| info.axes[axis]).collect();
     op_mut.set_operands(&axes);
-    op_mut.set_inherent_attribute(
-        "kinds",
-        StringAttribute::new(unsafe { context.to_ref() }, &kinds).into(),
-    );
+    op_mut.set_inherent_attribute("kinds", StringAttribute::new(unsafe { context.to_ref() }, &kinds).into());
     if info.fused {
         let sizes: Vec<i64> = order.iter().map(|&group| groups[group].len() as i64).collect();
         op_mut.set_inherent_attribute(
@@ -106,16 +98,14 @@ fn reorder(op: OperationRef<'_, '_>, order: &[usize]) -> Result<(), PassFailed> 
 
 fn check_permutation(location: Location<'_>, order: &[usize], loops: usize) -> Result<(), PassFailed> {
     let mut seen = vec![false; loops];
-    let valid = order.len() == loops
-        && order.iter().all(|&index| index < loops && !std::mem::replace(&mut seen[index], true));
+    let valid =
+        order.len() == loops && order.iter().all(|&index| index < loops && !std::mem::replace(&mut seen[index], true));
     if valid {
         Ok(())
     } else {
         Err(emit_error(
             location,
-            format!(
-                "sparse-reorder: order {order:?} is not a permutation of the iteration's {loops} loops"
-            ),
+            format!("sparse-reorder: order {order:?} is not a permutation of the iteration's {loops} loops"),
         ))
     }
 }

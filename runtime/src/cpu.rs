@@ -60,7 +60,9 @@ impl CpuKernel {
     /// Compiles `module`, already lowered to the LLVM dialect, at LLVM
     /// optimization level `opt_level` (0-3).
     pub fn compile(module: &Module<'_>, opt_level: usize) -> Result<Self, ExecError> {
-        let engine = unsafe { mlirExecutionEngineCreate(module.to_raw(), opt_level.min(3) as i32, 0, std::ptr::null(), false, false) };
+        let engine = unsafe {
+            mlirExecutionEngineCreate(module.to_raw(), opt_level.min(3) as i32, 0, std::ptr::null(), false, false)
+        };
         if engine.ptr.is_null() {
             return Err(ExecError::Compile);
         }
@@ -89,7 +91,13 @@ impl CpuKernel {
                     continue;
                 }
             };
-            descriptors.push(Descriptor { allocated: pointer, aligned: pointer, offset: 0, size: length as i64, stride: 1 });
+            descriptors.push(Descriptor {
+                allocated: pointer,
+                aligned: pointer,
+                offset: 0,
+                size: length as i64,
+                stride: 1,
+            });
         }
         // Pointers into the vectors, which no longer grow.
         let mut descriptor_pointers: Vec<*mut Descriptor> =
@@ -105,9 +113,8 @@ impl CpuKernel {
                 next_descriptor += 1;
             }
         }
-        let result = unsafe {
-            mlirExecutionEngineInvokePacked(self.engine, string_ref(function), pointers.as_mut_ptr().cast())
-        };
+        let result =
+            unsafe { mlirExecutionEngineInvokePacked(self.engine, string_ref(function), pointers.as_mut_ptr().cast()) };
         if result.value == 0 {
             return Err(ExecError::Invoke(function.to_string()));
         }

@@ -23,10 +23,7 @@ pub fn load_matrix(spec: &str) -> Result<Csr, LoadError> {
     if spec.starts_with("rmat:") {
         return Ok(RmatSpec::parse(spec)?.generate()?);
     }
-    read_matrix_market(spec).map_err(|source| LoadError::Mtx {
-        path: PathBuf::from(spec),
-        source,
-    })
+    read_matrix_market(spec).map_err(|source| LoadError::Mtx { path: PathBuf::from(spec), source })
 }
 
 #[cfg(test)]
@@ -39,19 +36,13 @@ mod tests {
         assert_eq!(a.rows(), 64);
         assert!(matches!(load_matrix("rmat:6:4"), Err(LoadError::Rmat(_))));
         let err = load_matrix("/nonexistent/m.mtx").unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("/nonexistent/m.mtx: cannot open"),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with("/nonexistent/m.mtx: cannot open"), "{err}");
     }
 
     #[test]
     fn loads_real_file() {
         let dir = std::path::PathBuf::from("/work/shared/data/graphs");
-        let path = std::env::var_os("SPTIR_GRAPHS_DIR")
-            .map_or(dir, PathBuf::from)
-            .join("cora.mtx.gz");
+        let path = std::env::var_os("SPTIR_GRAPHS_DIR").map_or(dir, PathBuf::from).join("cora.mtx.gz");
         if !path.exists() {
             println!("skipping: {} does not exist", path.display());
             return;

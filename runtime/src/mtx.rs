@@ -29,12 +29,7 @@ pub enum MtxError {
     BadBanner { line: usize, found: String },
 
     #[error("line {line}: unsupported {what} {found:?} (supported: {supported})")]
-    Unsupported {
-        line: usize,
-        what: &'static str,
-        found: String,
-        supported: &'static str,
-    },
+    Unsupported { line: usize, what: &'static str, found: String, supported: &'static str },
 
     #[error("the file ends at line {line} before the size line \"rows cols entries\"")]
     MissingSizeLine { line: usize },
@@ -43,51 +38,22 @@ pub enum MtxError {
     BadSizeLine { line: usize, found: String },
 
     #[error("line {line}: {what} = {value} is too large (at most {max})", max = i32::MAX)]
-    TooLarge {
-        line: usize,
-        what: &'static str,
-        value: u64,
-    },
+    TooLarge { line: usize, what: &'static str, value: u64 },
 
-    #[error(
-        "line {line}: a {symmetry} matrix must be square, but the size line says {rows}x{cols}"
-    )]
-    NotSquare {
-        line: usize,
-        symmetry: &'static str,
-        rows: usize,
-        cols: usize,
-    },
+    #[error("line {line}: a {symmetry} matrix must be square, but the size line says {rows}x{cols}")]
+    NotSquare { line: usize, symmetry: &'static str, rows: usize, cols: usize },
 
     #[error("line {line}: expected {expected} fields ({layout}), found {found}")]
-    FieldCount {
-        line: usize,
-        expected: usize,
-        found: usize,
-        layout: &'static str,
-    },
+    FieldCount { line: usize, expected: usize, found: usize, layout: &'static str },
 
     #[error("line {line}: {what} {token:?} is not a valid number")]
-    NotNumeric {
-        line: usize,
-        what: &'static str,
-        token: String,
-    },
+    NotNumeric { line: usize, what: &'static str, token: String },
 
     #[error("line {line}: {what} index {index} is out of range 1..={bound}")]
-    IndexOutOfRange {
-        line: usize,
-        what: &'static str,
-        index: i64,
-        bound: usize,
-    },
+    IndexOutOfRange { line: usize, what: &'static str, index: i64, bound: usize },
 
     #[error("the file ends at line {line} after {found} of the {expected} entries announced by the size line")]
-    TooFewEntries {
-        line: usize,
-        expected: usize,
-        found: usize,
-    },
+    TooFewEntries { line: usize, expected: usize, found: usize },
 
     #[error("line {line}: more entries than the {expected} announced by the size line")]
     TooManyEntries { line: usize, expected: usize },
@@ -114,19 +80,14 @@ enum Symmetry {
 /// not by the file name.
 pub fn read_matrix_market(path: impl AsRef<Path>) -> Result<Csr, MtxError> {
     let path = path.as_ref();
-    let file = File::open(path).map_err(|source| MtxError::Open {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let file = File::open(path).map_err(|source| MtxError::Open { path: path.to_path_buf(), source })?;
     parse_matrix_market(file)
 }
 
 /// Parses Matrix Market text, or gzip-compressed text, from any reader.
 pub fn parse_matrix_market<R: Read>(reader: R) -> Result<Csr, MtxError> {
     let mut buffered = BufReader::new(reader);
-    let head = buffered
-        .fill_buf()
-        .map_err(|source| MtxError::Read { line: 1, source })?;
+    let head = buffered.fill_buf().map_err(|source| MtxError::Read { line: 1, source })?;
     if head.starts_with(&[0x1f, 0x8b]) {
         parse_text(BufReader::new(MultiGzDecoder::new(buffered)))
     } else {
@@ -145,13 +106,8 @@ impl<R: BufRead> Lines<R> {
     /// The next line without its line terminator, or `None` at end of input.
     fn next(&mut self) -> Result<Option<&str>, MtxError> {
         self.buf.clear();
-        let read = self
-            .reader
-            .read_line(&mut self.buf)
-            .map_err(|source| MtxError::Read {
-                line: self.line + 1,
-                source,
-            })?;
+        let read =
+            self.reader.read_line(&mut self.buf).map_err(|source| MtxError::Read { line: self.line + 1, source })?;
         if read == 0 {
             return Ok(None);
         }
@@ -174,21 +130,13 @@ impl<R: BufRead> Lines<R> {
 }
 
 fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> {
-    let bad = || MtxError::BadBanner {
-        line,
-        found: text.to_string(),
-    };
+    let bad = || MtxError::BadBanner { line, found: text.to_string() };
     let tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.len() != 5 || tokens[0] != "%%MatrixMarket" {
         return Err(bad());
     }
     if !tokens[1].eq_ignore_ascii_case("matrix") {
-        return Err(MtxError::Unsupported {
-            line,
-            what: "object",
-            found: tokens[1].to_string(),
-            supported: "matrix",
-        });
+        return Err(MtxError::Unsupported { line, what: "object", found: tokens[1].to_string(), supported: "matrix" });
     }
     if !tokens[2].eq_ignore_ascii_case("coordinate") {
         return Err(MtxError::Unsupported {
@@ -228,20 +176,13 @@ fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> 
 }
 
 fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError> {
-    let bad = || MtxError::BadSizeLine {
-        line,
-        found: text.to_string(),
-    };
+    let bad = || MtxError::BadSizeLine { line, found: text.to_string() };
     let tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.len() != 3 {
         return Err(bad());
     }
     let mut parsed = [0usize; 3];
-    for ((slot, token), what) in parsed
-        .iter_mut()
-        .zip(&tokens)
-        .zip(["rows", "cols", "entries"])
-    {
+    for ((slot, token), what) in parsed.iter_mut().zip(&tokens).zip(["rows", "cols", "entries"]) {
         let value: u64 = token.parse().map_err(|_| bad())?;
         if value > i32::MAX as u64 {
             return Err(MtxError::TooLarge { line, what, value });
@@ -251,54 +192,26 @@ fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError
     Ok((parsed[0], parsed[1], parsed[2]))
 }
 
-fn parse_index(
-    line: usize,
-    what: &'static str,
-    token: &str,
-    bound: usize,
-) -> Result<i32, MtxError> {
-    let index: i64 = token.parse().map_err(|_| MtxError::NotNumeric {
-        line,
-        what,
-        token: token.to_string(),
-    })?;
+fn parse_index(line: usize, what: &'static str, token: &str, bound: usize) -> Result<i32, MtxError> {
+    let index: i64 = token.parse().map_err(|_| MtxError::NotNumeric { line, what, token: token.to_string() })?;
     if index < 1 || index as u64 > bound as u64 {
-        return Err(MtxError::IndexOutOfRange {
-            line,
-            what,
-            index,
-            bound,
-        });
+        return Err(MtxError::IndexOutOfRange { line, what, index, bound });
     }
     // bound <= i32::MAX was checked on the size line.
     Ok((index - 1) as i32)
 }
 
 fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> {
-    let not_numeric = || MtxError::NotNumeric {
-        line,
-        what: "value",
-        token: token.to_string(),
-    };
+    let not_numeric = || MtxError::NotNumeric { line, what: "value", token: token.to_string() };
     match field {
         Field::Pattern => Ok(1.0),
-        Field::Integer => token
-            .parse::<i64>()
-            .map(|v| v as f32)
-            .map_err(|_| not_numeric()),
-        Field::Real => token
-            .parse::<f64>()
-            .map(|v| v as f32)
-            .map_err(|_| not_numeric()),
+        Field::Integer => token.parse::<i64>().map(|v| v as f32).map_err(|_| not_numeric()),
+        Field::Real => token.parse::<f64>().map(|v| v as f32).map_err(|_| not_numeric()),
     }
 }
 
 fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
-    let mut lines = Lines {
-        reader,
-        line: 0,
-        buf: String::new(),
-    };
+    let mut lines = Lines { reader, line: 0, buf: String::new() };
     let banner = lines.next()?.unwrap_or("").to_string();
     let (field, symmetry) = parse_banner(1, &banner)?;
 
@@ -312,12 +225,7 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         Symmetry::SkewSymmetric => "skew-symmetric",
     };
     if symmetry != Symmetry::General && rows != cols {
-        return Err(MtxError::NotSquare {
-            line: size_line,
-            symmetry: symmetry_name,
-            rows,
-            cols,
-        });
+        return Err(MtxError::NotSquare { line: size_line, symmetry: symmetry_name, rows, cols });
     }
     let (expected_fields, layout) = match field {
         Field::Pattern => (2, "row col"),
@@ -332,19 +240,11 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
     let mut found = 0usize;
     while let Some((line, text)) = lines.next_data()? {
         if found == entries {
-            return Err(MtxError::TooManyEntries {
-                line,
-                expected: entries,
-            });
+            return Err(MtxError::TooManyEntries { line, expected: entries });
         }
         let tokens: Vec<&str> = text.split_whitespace().collect();
         if tokens.len() != expected_fields {
-            return Err(MtxError::FieldCount {
-                line,
-                expected: expected_fields,
-                found: tokens.len(),
-                layout,
-            });
+            return Err(MtxError::FieldCount { line, expected: expected_fields, found: tokens.len(), layout });
         }
         let r = parse_index(line, "row", tokens[0], rows)?;
         let c = parse_index(line, "column", tokens[1], cols)?;
@@ -373,11 +273,7 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         found += 1;
     }
     if found < entries {
-        return Err(MtxError::TooFewEntries {
-            line: lines.line,
-            expected: entries,
-            found,
-        });
+        return Err(MtxError::TooFewEntries { line: lines.line, expected: entries, found });
     }
 
     let mut csr = Coo::new(rows, cols, row_idx, col_idx, values)?.to_csr();
@@ -434,42 +330,23 @@ mod tests {
 
     #[test]
     fn symmetric_pattern_keeps_single_diagonal() {
-        let a = parse(
-            "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 4\n1 1\n2 1\n3 2\n3 3\n",
-        )
-        .unwrap();
+        let a = parse("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 4\n1 1\n2 1\n3 2\n3 3\n").unwrap();
         assert_eq!(a.nnz(), 6);
-        assert_eq!(
-            a.to_dense().unwrap(),
-            vec![1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
-        );
+        assert_eq!(a.to_dense().unwrap(), vec![1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
         assert_eq!(a.transpose(), a);
     }
 
     #[test]
     fn integer_and_skew_symmetric() {
-        let a = parse("%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 5\n")
-            .unwrap();
+        let a = parse("%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 5\n").unwrap();
         assert_eq!(a.to_dense().unwrap(), vec![0.0, -5.0, 5.0, 0.0]);
-        let err = parse("%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 5.5\n")
-            .unwrap_err();
-        assert!(
-            matches!(
-                err,
-                MtxError::NotNumeric {
-                    line: 3,
-                    what: "value",
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        let err = parse("%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 5.5\n").unwrap_err();
+        assert!(matches!(err, MtxError::NotNumeric { line: 3, what: "value", .. }), "{err}");
     }
 
     #[test]
     fn pattern_duplicates_stay_one() {
-        let a = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n1 2\n2 1\n")
-            .unwrap();
+        let a = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n1 2\n2 1\n").unwrap();
         assert_eq!(a.values(), &[1.0, 1.0]);
     }
 
@@ -485,10 +362,7 @@ mod tests {
             msg("%MatrixMarket matrix coordinate real general\n1 1 0\n"),
             "line 1: bad banner \"%MatrixMarket matrix coordinate real general\": expected \"%%MatrixMarket matrix coordinate <field> <symmetry>\""
         );
-        assert!(matches!(
-            parse(""),
-            Err(MtxError::BadBanner { line: 1, .. })
-        ));
+        assert!(matches!(parse(""), Err(MtxError::BadBanner { line: 1, .. })));
         assert!(matches!(
             parse("%%MatrixMarket matrix array real general\n1 1\n1\n"),
             Err(MtxError::Unsupported { what: "format", .. })
@@ -499,10 +373,7 @@ mod tests {
         ));
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n"),
-            Err(MtxError::Unsupported {
-                what: "symmetry",
-                ..
-            })
+            Err(MtxError::Unsupported { what: "symmetry", .. })
         ));
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real general\n% only comments\n"),
@@ -530,46 +401,23 @@ mod tests {
         );
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 0 1\n"),
-            Err(MtxError::IndexOutOfRange {
-                line: 3,
-                what: "column",
-                index: 0,
-                ..
-            })
+            Err(MtxError::IndexOutOfRange { line: 3, what: "column", index: 0, .. })
         ));
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 a 1\n"),
-            Err(MtxError::NotNumeric {
-                line: 3,
-                what: "column",
-                ..
-            })
+            Err(MtxError::NotNumeric { line: 3, what: "column", .. })
         ));
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 one\n"),
-            Err(MtxError::NotNumeric {
-                line: 3,
-                what: "value",
-                ..
-            })
+            Err(MtxError::NotNumeric { line: 3, what: "value", .. })
         ));
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n"),
-            Err(MtxError::FieldCount {
-                line: 3,
-                expected: 3,
-                found: 2,
-                ..
-            })
+            Err(MtxError::FieldCount { line: 3, expected: 3, found: 2, .. })
         ));
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n"),
-            Err(MtxError::FieldCount {
-                line: 3,
-                expected: 2,
-                found: 3,
-                ..
-            })
+            Err(MtxError::FieldCount { line: 3, expected: 2, found: 3, .. })
         ));
         assert_eq!(
             msg("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n"),
@@ -577,10 +425,7 @@ mod tests {
         );
         assert!(matches!(
             parse("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n%x\n2 2 1\n"),
-            Err(MtxError::TooManyEntries {
-                line: 5,
-                expected: 1
-            })
+            Err(MtxError::TooManyEntries { line: 5, expected: 1 })
         ));
     }
 
@@ -589,20 +434,11 @@ mod tests {
         let mut bytes = gzip(GENERAL);
         let n = bytes.len();
         bytes.truncate(n / 2);
-        assert!(matches!(
-            parse_matrix_market(&bytes[..]),
-            Err(MtxError::Read { .. })
-        ));
-        assert!(matches!(
-            read_matrix_market("/nonexistent/dir/x.mtx"),
-            Err(MtxError::Open { .. })
-        ));
+        assert!(matches!(parse_matrix_market(&bytes[..]), Err(MtxError::Read { .. })));
+        assert!(matches!(read_matrix_market("/nonexistent/dir/x.mtx"), Err(MtxError::Open { .. })));
         // Invalid UTF-8 is a read error, not a panic.
         let bad = b"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 \xff\n";
-        assert!(matches!(
-            parse_matrix_market(&bad[..]),
-            Err(MtxError::Read { line: 3, .. })
-        ));
+        assert!(matches!(parse_matrix_market(&bad[..]), Err(MtxError::Read { line: 3, .. })));
     }
 
     #[test]
@@ -643,12 +479,8 @@ mod tests {
         assert_eq!((a.rows(), a.cols(), a.nnz()), (n, n, nnz), "{name}");
         assert!(a.values().iter().all(|&v| v == 1.0));
         assert_eq!(a.transpose(), a, "{name} should be symmetric");
-        let self_loops = (0..n)
-            .filter(|&r| {
-                a.row(r)
-                    .is_some_and(|(cs, _)| cs.binary_search(&(r as i32)).is_ok())
-            })
-            .count();
+        let self_loops =
+            (0..n).filter(|&r| a.row(r).is_some_and(|(cs, _)| cs.binary_search(&(r as i32)).is_ok())).count();
         assert_eq!(self_loops, diag, "{name}");
         assert_eq!(a.max_row_nnz(), max_row, "{name}");
     }

@@ -21,9 +21,7 @@ impl Gen {
         if self.small(4) == 0 {
             return self.ints();
         }
-        let mut p: Vec<i32> = (0..=segments)
-            .map(|_| self.small(nnz as u64 + 1) as i32)
-            .collect();
+        let mut p: Vec<i32> = (0..=segments).map(|_| self.small(nnz as u64 + 1) as i32).collect();
         p.sort_unstable();
         p[0] = 0;
         p[segments] = nnz as i32;
@@ -31,9 +29,7 @@ impl Gen {
     }
     /// `n` column-like indices in -1..=bound, sorted most of the time.
     fn idx(&mut self, n: usize, bound: usize) -> Vec<i32> {
-        let mut v: Vec<i32> = (0..n)
-            .map(|_| self.small(bound as u64 + 2) as i32 - 1)
-            .collect();
+        let mut v: Vec<i32> = (0..n).map(|_| self.small(bound as u64 + 2) as i32 - 1).collect();
         if self.small(3) > 0 {
             v.sort_unstable();
             v.dedup();
@@ -42,9 +38,7 @@ impl Gen {
     }
     fn floats(&mut self) -> Vec<f32> {
         let len = self.small(7);
-        (0..len)
-            .map(|_| if self.small(3) == 0 { 0.0 } else { 1.0 })
-            .collect()
+        (0..len).map(|_| if self.small(3) == 0 { 0.0 } else { 1.0 }).collect()
     }
 }
 
@@ -92,32 +86,17 @@ fn constructors_never_panic() {
             exercise_csr(&a.to_csr());
         }
         let w = g.small(4);
-        if let Ok(a) = Ell::new(
-            rows,
-            cols,
-            w,
-            g.ints(),
-            g.ints().into_iter().map(|v| v as f32).collect(),
-        ) {
+        if let Ok(a) = Ell::new(rows, cols, w, g.ints(), g.ints().into_iter().map(|v| v as f32).collect()) {
             exercise_csr(&a.to_csr());
             a.mask();
         }
-        let buckets: Vec<HybBucket> = (0..g.small(4))
-            .filter_map(|_| HybBucket::new(g.small(3), g.ints(), g.ints(), g.floats()).ok())
-            .collect();
+        let buckets: Vec<HybBucket> =
+            (0..g.small(4)).filter_map(|_| HybBucket::new(g.small(3), g.ints(), g.ints(), g.floats()).ok()).collect();
         if let Ok(a) = Hyb::new(rows, cols, g.small(3), vec![1, 2], buckets) {
             exercise_csr(&a.to_csr());
         }
         let dims = [g.small(3), g.small(3), g.small(3)];
-        if let Ok(t) = Csf::new(
-            dims,
-            g.ints(),
-            g.ints(),
-            g.ints(),
-            g.ints(),
-            g.ints(),
-            g.floats(),
-        ) {
+        if let Ok(t) = Csf::new(dims, g.ints(), g.ints(), g.ints(), g.ints(), g.ints(), g.floats()) {
             t.to_dense().unwrap();
             t.fiber_coords();
         }
@@ -128,8 +107,7 @@ fn constructors_never_panic() {
 
 #[test]
 fn mtx_parser_never_panics() {
-    let base =
-        b"%%MatrixMarket matrix coordinate real symmetric\n% c\n3 3 3\n1 1 1.5\n3 2 -2\n2 1 4e0\n";
+    let base = b"%%MatrixMarket matrix coordinate real symmetric\n% c\n3 3 3\n1 1 1.5\n3 2 -2\n2 1 4e0\n";
     let alphabet = b" \n%0123456789.-eax";
     let mut g = Gen(SplitMix64::new(5));
     let mut accepted = 0;

@@ -73,9 +73,7 @@ mod tests {
         let mean: f32 = a.iter().sum::<f32>() / 1000.0;
         assert!(mean.abs() < 0.1, "mean {mean}");
         let mut rng = SplitMix64::new(0);
-        assert!((0..1000)
-            .map(|_| rng.next_f64())
-            .all(|v| (0.0..1.0).contains(&v)));
+        assert!((0..1000).map(|_| rng.next_f64()).all(|v| (0.0..1.0).contains(&v)));
     }
 
     #[test]

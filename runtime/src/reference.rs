@@ -5,9 +5,7 @@
 //! operands are row-major; the shapes are those documented in [`crate::shape`].
 
 use crate::formats::{Bsr, Csf, Csr};
-use crate::shape::{
-    check_bsr_spmm, check_csf_ttm, check_rgms, check_sddmm, check_spmm, ShapeError,
-};
+use crate::shape::{check_bsr_spmm, check_csf_ttm, check_rgms, check_sddmm, check_spmm, ShapeError};
 
 /// `Y[i, :] = sum_j A[i, j] * X[j, :]`; X is `cols x feat`, Y is `rows x feat`.
 pub fn spmm(a: &Csr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
@@ -81,13 +79,7 @@ pub fn bsr_spmm(a: &Bsr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError>
 /// `Y[i, fo] = sum_r sum_j A_r[i, j] * sum_fi W[r, fo, fi] * X[j, fi]`.
 ///
 /// W is `relations x feat_out x feat_in`, X is `cols x feat_in`, Y is `rows x feat_out`.
-pub fn rgms(
-    relations: &[Csr],
-    w: &[f32],
-    x: &[f32],
-    feat_in: usize,
-    feat_out: usize,
-) -> Result<Vec<f64>, ShapeError> {
+pub fn rgms(relations: &[Csr], w: &[f32], x: &[f32], feat_in: usize, feat_out: usize) -> Result<Vec<f64>, ShapeError> {
     let mut y = vec![0.0f64; check_rgms(relations, feat_in, feat_out, w.len(), x.len())?];
     let cols = relations.first().map_or(0, |a| a.cols());
     let mut xw = vec![0.0f64; cols * feat_out];
@@ -99,8 +91,7 @@ pub fn rgms(
             let xj = &x[j * feat_in..(j + 1) * feat_in];
             for fo in 0..feat_out {
                 let row = &wr[fo * feat_in..(fo + 1) * feat_in];
-                xw[j * feat_out + fo] =
-                    row.iter().zip(xj).map(|(&u, &v)| u as f64 * v as f64).sum();
+                xw[j * feat_out + fo] = row.iter().zip(xj).map(|(&u, &v)| u as f64 * v as f64).sum();
             }
         }
         for i in 0..a.rows() {
@@ -149,11 +140,7 @@ pub fn relative_error(out: &[f32], reference: &[f64]) -> f64 {
         diff += (o as f64 - r) * (o as f64 - r);
         norm += r * r;
     }
-    let err = if norm == 0.0 {
-        diff.sqrt()
-    } else {
-        (diff / norm).sqrt()
-    };
+    let err = if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() };
     if err.is_nan() {
         f64::INFINITY
     } else {
@@ -187,10 +174,7 @@ mod tests {
     fn assert_close(a: &[f64], b: &[f64]) {
         assert_eq!(a.len(), b.len());
         for (i, (x, y)) in a.iter().zip(b).enumerate() {
-            assert!(
-                (x - y).abs() <= 1e-12 * (1.0 + y.abs()),
-                "at {i}: {x} vs {y}"
-            );
+            assert!((x - y).abs() <= 1e-12 * (1.0 + y.abs()), "at {i}: {x} vs {y}");
         }
     }
 
@@ -214,9 +198,7 @@ mod tests {
         let rows = a.row_of_each_entry();
         for p in 0..a.nnz() {
             let (i, j) = (rows[p] as usize, a.indices()[p] as usize);
-            let dot: f64 = (0..feat)
-                .map(|k| x[i * feat + k] as f64 * y[j * feat + k] as f64)
-                .sum();
+            let dot: f64 = (0..feat).map(|k| x[i * feat + k] as f64 * y[j * feat + k] as f64).sum();
             assert!((out[p] - a.values()[p] as f64 * dot).abs() < 1e-12);
         }
         // The explicit zero of sample gives 0.
@@ -238,11 +220,8 @@ mod tests {
     #[test]
     fn rgms_matches_per_edge_formula() {
         let (rows, cols, fi, fo) = (6, 7, 3, 2);
-        let rels = vec![
-            random_csr(rows, cols, 0.3, 30),
-            random_csr(rows, cols, 0.3, 31),
-            Csr::empty(rows, cols).unwrap(),
-        ];
+        let rels =
+            vec![random_csr(rows, cols, 0.3, 30), random_csr(rows, cols, 0.3, 31), Csr::empty(rows, cols).unwrap()];
         let w = random_dense(rels.len() * fo * fi, 5);
         let x = random_dense(cols * fi, 6);
         let y = rgms(&rels, &w, &x, fi, fo).unwrap();
@@ -252,9 +231,7 @@ mod tests {
             for i in 0..rows {
                 for j in 0..cols {
                     for o in 0..fo {
-                        let t: f64 = (0..fi)
-                            .map(|k| w[(r * fo + o) * fi + k] as f64 * x[j * fi + k] as f64)
-                            .sum();
+                        let t: f64 = (0..fi).map(|k| w[(r * fo + o) * fi + k] as f64 * x[j * fi + k] as f64).sum();
                         expected[i * fo + o] += dense[i * cols + j] as f64 * t;
                     }
                 }
@@ -274,9 +251,7 @@ mod tests {
         let dense = t.to_dense().unwrap();
         for (f, (i, j)) in t.fiber_coords().into_iter().enumerate() {
             for c in 0..l {
-                let e: f64 = (0..6)
-                    .map(|k| dense[(i * 5 + j) * 6 + k] as f64 * b[k * l + c] as f64)
-                    .sum();
+                let e: f64 = (0..6).map(|k| dense[(i * 5 + j) * 6 + k] as f64 * b[k * l + c] as f64).sum();
                 assert!((y[f * l + c] - e).abs() < 1e-12);
             }
         }

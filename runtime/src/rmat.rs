@@ -22,17 +22,11 @@ pub const MAX_RMAT_SCALE: u32 = 30;
 
 #[derive(Debug, Error, PartialEq)]
 pub enum RmatError {
-    #[error(
-        "bad R-MAT spec {spec:?}: {reason} (expected rmat:SCALE:DEGREE:SEED, e.g. rmat:10:8:1)"
-    )]
+    #[error("bad R-MAT spec {spec:?}: {reason} (expected rmat:SCALE:DEGREE:SEED, e.g. rmat:10:8:1)")]
     BadSpec { spec: String, reason: String },
 
     #[error("R-MAT with scale {scale} and degree {degree} samples {edges} edges, more than the limit {max}", max = i32::MAX)]
-    TooManyEdges {
-        scale: u32,
-        degree: u32,
-        edges: u128,
-    },
+    TooManyEdges { scale: u32, degree: u32, edges: u128 },
 
     #[error(transparent)]
     Format(#[from] FormatError),
@@ -51,42 +45,21 @@ pub struct RmatSpec {
 impl RmatSpec {
     /// Parses `rmat:SCALE:DEGREE:SEED`.
     pub fn parse(spec: &str) -> Result<RmatSpec, RmatError> {
-        let bad = |reason: String| RmatError::BadSpec {
-            spec: spec.to_string(),
-            reason,
-        };
+        let bad = |reason: String| RmatError::BadSpec { spec: spec.to_string(), reason };
         let parts: Vec<&str> = spec.split(':').collect();
         if parts.len() != 4 || parts[0] != "rmat" {
-            return Err(bad(format!(
-                "expected 4 ':'-separated parts starting with \"rmat\", found {}",
-                parts.len()
-            )));
+            return Err(bad(format!("expected 4 ':'-separated parts starting with \"rmat\", found {}", parts.len())));
         }
-        let scale: u32 = parts[1].parse().map_err(|_| {
-            bad(format!(
-                "SCALE {:?} is not a non-negative integer",
-                parts[1]
-            ))
-        })?;
-        let degree: u32 = parts[2].parse().map_err(|_| {
-            bad(format!(
-                "DEGREE {:?} is not a non-negative integer",
-                parts[2]
-            ))
-        })?;
-        let seed: u64 = parts[3]
-            .parse()
-            .map_err(|_| bad(format!("SEED {:?} is not a non-negative integer", parts[3])))?;
+        let scale: u32 =
+            parts[1].parse().map_err(|_| bad(format!("SCALE {:?} is not a non-negative integer", parts[1])))?;
+        let degree: u32 =
+            parts[2].parse().map_err(|_| bad(format!("DEGREE {:?} is not a non-negative integer", parts[2])))?;
+        let seed: u64 =
+            parts[3].parse().map_err(|_| bad(format!("SEED {:?} is not a non-negative integer", parts[3])))?;
         if scale > MAX_RMAT_SCALE {
-            return Err(bad(format!(
-                "SCALE {scale} is larger than {MAX_RMAT_SCALE}"
-            )));
+            return Err(bad(format!("SCALE {scale} is larger than {MAX_RMAT_SCALE}")));
         }
-        Ok(RmatSpec {
-            scale,
-            degree,
-            seed,
-        })
+        Ok(RmatSpec { scale, degree, seed })
     }
 
     pub fn vertices(&self) -> usize {
@@ -108,11 +81,7 @@ impl RmatSpec {
         }
         let edges = self.sampled_edges();
         if edges > i32::MAX as u128 {
-            return Err(RmatError::TooManyEdges {
-                scale: self.scale,
-                degree: self.degree,
-                edges,
-            });
+            return Err(RmatError::TooManyEdges { scale: self.scale, degree: self.degree, edges });
         }
         let mut rng = SplitMix64::new(self.seed);
         // Packing (row, col) in one u64 makes sort + dedup cheap.
@@ -159,24 +128,11 @@ mod tests {
 
     #[test]
     fn parse_specs() {
-        assert_eq!(
-            RmatSpec::parse("rmat:10:8:42").unwrap(),
-            RmatSpec {
-                scale: 10,
-                degree: 8,
-                seed: 42
-            }
-        );
+        assert_eq!(RmatSpec::parse("rmat:10:8:42").unwrap(), RmatSpec { scale: 10, degree: 8, seed: 42 });
         assert_eq!("rmat:0:1:0".parse::<RmatSpec>().unwrap().vertices(), 1);
-        for bad in [
-            "rmat:10:8",
-            "rmat:10:8:1:2",
-            "rmax:1:1:1",
-            "rmat:x:8:1",
-            "rmat:10:-1:1",
-            "rmat:10:8:",
-            "rmat:31:1:1",
-        ] {
+        for bad in
+            ["rmat:10:8", "rmat:10:8:1:2", "rmax:1:1:1", "rmat:x:8:1", "rmat:10:-1:1", "rmat:10:8:", "rmat:31:1:1"]
+        {
             let err = RmatSpec::parse(bad).unwrap_err();
             assert!(matches!(err, RmatError::BadSpec { .. }), "{bad}: {err}");
         }
@@ -196,29 +152,14 @@ mod tests {
         let other = RmatSpec { seed: 2, ..spec }.generate().unwrap();
         assert_ne!(other, a);
         // Skew: row 0 collects far more than the average degree.
-        assert!(
-            a.row_nnz(0) > 5 * a.nnz() / 1024,
-            "row 0 has {}",
-            a.row_nnz(0)
-        );
+        assert!(a.row_nnz(0) > 5 * a.nnz() / 1024, "row 0 has {}", a.row_nnz(0));
     }
 
     #[test]
     fn limits() {
-        let spec = RmatSpec {
-            scale: 30,
-            degree: 4,
-            seed: 0,
-        };
-        assert!(matches!(
-            spec.generate(),
-            Err(RmatError::TooManyEdges { .. })
-        ));
-        let spec = RmatSpec {
-            scale: 40,
-            degree: 1,
-            seed: 0,
-        };
+        let spec = RmatSpec { scale: 30, degree: 4, seed: 0 };
+        assert!(matches!(spec.generate(), Err(RmatError::TooManyEdges { .. })));
+        let spec = RmatSpec { scale: 40, degree: 1, seed: 0 };
         assert!(matches!(spec.generate(), Err(RmatError::BadSpec { .. })));
         let empty = RmatSpec::parse("rmat:3:0:0").unwrap().generate().unwrap();
         assert_eq!((empty.rows(), empty.nnz()), (8, 0));

@@ -12,30 +12,13 @@ use crate::formats::{Bsr, Csf, Csr};
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ShapeError {
     #[error("{op}: {operand} has {found} elements, expected {expected} ({shape})")]
-    Length {
-        op: &'static str,
-        operand: &'static str,
-        expected: usize,
-        found: usize,
-        shape: String,
-    },
+    Length { op: &'static str, operand: &'static str, expected: usize, found: usize, shape: String },
 
     #[error("{op}: the size of {operand} ({shape}) overflows usize")]
-    Overflow {
-        op: &'static str,
-        operand: &'static str,
-        shape: String,
-    },
+    Overflow { op: &'static str, operand: &'static str, shape: String },
 
     #[error("{op}: relation {relation} is {rows}x{cols}, but relation 0 is {rows0}x{cols0}")]
-    RelationShape {
-        op: &'static str,
-        relation: usize,
-        rows: usize,
-        cols: usize,
-        rows0: usize,
-        cols0: usize,
-    },
+    RelationShape { op: &'static str, relation: usize, rows: usize, cols: usize, rows0: usize, cols0: usize },
 
     #[error("{op}: at least one relation is required")]
     NoRelations { op: &'static str },
@@ -50,14 +33,11 @@ fn expected_len(
     let names: Vec<&str> = dims.iter().map(|d| d.0).collect();
     let sizes: Vec<String> = dims.iter().map(|d| d.1.to_string()).collect();
     let shape = format!("{} = {}", names.join(" x "), sizes.join(" x "));
-    let len = dims
-        .iter()
-        .try_fold(1usize, |acc, d| acc.checked_mul(d.1))
-        .ok_or_else(|| ShapeError::Overflow {
-            op,
-            operand,
-            shape: shape.clone(),
-        })?;
+    let len = dims.iter().try_fold(1usize, |acc, d| acc.checked_mul(d.1)).ok_or_else(|| ShapeError::Overflow {
+        op,
+        operand,
+        shape: shape.clone(),
+    })?;
     Ok((len, shape))
 }
 
@@ -69,13 +49,7 @@ fn check_operand(
 ) -> Result<usize, ShapeError> {
     let (expected, shape) = expected_len(op, operand, dims)?;
     if expected != found {
-        return Err(ShapeError::Length {
-            op,
-            operand,
-            expected,
-            found,
-            shape,
-        });
+        return Err(ShapeError::Length { op, operand, expected, found, shape });
     }
     Ok(expected)
 }
@@ -95,12 +69,7 @@ pub fn check_output(op: &'static str, expected: usize, found: usize) -> Result<(
 }
 
 /// SpMM `Y = A X` for any `rows x cols` sparse A: X is `cols x feat`, Y is `rows x feat`.
-pub fn check_spmm(
-    rows: usize,
-    cols: usize,
-    feat: usize,
-    x_len: usize,
-) -> Result<usize, ShapeError> {
+pub fn check_spmm(rows: usize, cols: usize, feat: usize, x_len: usize) -> Result<usize, ShapeError> {
     check_operand("spmm", "X", &[("cols", cols), ("feat", feat)], x_len)?;
     expected_len("spmm", "Y", &[("rows", rows), ("feat", feat)]).map(|e| e.0)
 }
@@ -123,12 +92,7 @@ pub fn check_sddmm(
 
 /// BSR SpMM with the matrix's logical shape: X is `cols x feat`, Y is `rows x feat`.
 pub fn check_bsr_spmm(a: &Bsr, feat: usize, x_len: usize) -> Result<usize, ShapeError> {
-    check_operand(
-        "bsr_spmm",
-        "X",
-        &[("cols", a.cols()), ("feat", feat)],
-        x_len,
-    )?;
+    check_operand("bsr_spmm", "X", &[("cols", a.cols()), ("feat", feat)], x_len)?;
     expected_len("bsr_spmm", "Y", &[("rows", a.rows()), ("feat", feat)]).map(|e| e.0)
 }
 
@@ -148,26 +112,10 @@ pub fn check_rgms(
     let (rows0, cols0) = (first.rows(), first.cols());
     for (relation, a) in relations.iter().enumerate() {
         if (a.rows(), a.cols()) != (rows0, cols0) {
-            return Err(ShapeError::RelationShape {
-                op: OP,
-                relation,
-                rows: a.rows(),
-                cols: a.cols(),
-                rows0,
-                cols0,
-            });
+            return Err(ShapeError::RelationShape { op: OP, relation, rows: a.rows(), cols: a.cols(), rows0, cols0 });
         }
     }
-    check_operand(
-        OP,
-        "W",
-        &[
-            ("relations", relations.len()),
-            ("feat_out", feat_out),
-            ("feat_in", feat_in),
-        ],
-        w_len,
-    )?;
+    check_operand(OP, "W", &[("relations", relations.len()), ("feat_out", feat_out), ("feat_in", feat_in)], w_len)?;
     check_operand(OP, "X", &[("cols", cols0), ("feat_in", feat_in)], x_len)?;
     expected_len(OP, "Y", &[("rows", rows0), ("feat_out", feat_out)]).map(|e| e.0)
 }
@@ -188,23 +136,11 @@ mod tests {
     fn spmm_and_sddmm() {
         assert_eq!(check_spmm(4, 5, 3, 15), Ok(12));
         let err = check_spmm(4, 5, 3, 12).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "spmm: X has 12 elements, expected 15 (cols x feat = 5 x 3)"
-        );
-        assert!(matches!(
-            check_spmm(usize::MAX, 2, 2, 4),
-            Err(ShapeError::Overflow { operand: "Y", .. })
-        ));
+        assert_eq!(err.to_string(), "spmm: X has 12 elements, expected 15 (cols x feat = 5 x 3)");
+        assert!(matches!(check_spmm(usize::MAX, 2, 2, 4), Err(ShapeError::Overflow { operand: "Y", .. })));
         assert_eq!(check_sddmm(4, 5, 10, 2, 8, 10), Ok(10));
-        assert!(matches!(
-            check_sddmm(4, 5, 10, 2, 10, 10),
-            Err(ShapeError::Length { operand: "X", .. })
-        ));
-        assert!(matches!(
-            check_sddmm(4, 5, 10, 2, 8, 8),
-            Err(ShapeError::Length { operand: "Y", .. })
-        ));
+        assert!(matches!(check_sddmm(4, 5, 10, 2, 10, 10), Err(ShapeError::Length { operand: "X", .. })));
+        assert!(matches!(check_sddmm(4, 5, 10, 2, 8, 8), Err(ShapeError::Length { operand: "Y", .. })));
         assert!(check_output("spmm", 12, 12).is_ok());
         assert!(check_output("spmm", 12, 11).is_err());
     }
@@ -216,10 +152,7 @@ mod tests {
         assert!(check_bsr_spmm(&bsr, 2, 12).is_err());
 
         let a = sample();
-        assert!(matches!(
-            check_rgms(&[], 1, 1, 0, 0),
-            Err(ShapeError::NoRelations { .. })
-        ));
+        assert!(matches!(check_rgms(&[], 1, 1, 0, 0), Err(ShapeError::NoRelations { .. })));
         assert_eq!(check_rgms(&[a.clone(), a.clone()], 3, 2, 12, 15), Ok(8));
         assert!(matches!(
             check_rgms(std::slice::from_ref(&a), 3, 2, 12, 15),
@@ -234,8 +167,7 @@ mod tests {
             Err(ShapeError::RelationShape { relation: 1, .. })
         ));
 
-        let t =
-            Csf::from_coo([2, 3, 4], &[(0, 0, 1, 1.0), (1, 2, 3, 1.0), (1, 2, 0, 1.0)]).unwrap();
+        let t = Csf::from_coo([2, 3, 4], &[(0, 0, 1, 1.0), (1, 2, 3, 1.0), (1, 2, 0, 1.0)]).unwrap();
         assert_eq!(check_csf_ttm(&t, 5, 20), Ok(10));
         assert!(check_csf_ttm(&t, 5, 15).is_err());
     }

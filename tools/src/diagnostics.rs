@@ -148,14 +148,14 @@ fn expectations(source: &str, first_line: usize) -> Result<Vec<Expectation>, Str
                     "below" => Some(line + 1),
                     spec => {
                         let (sign, digits) = spec.split_at(1.min(spec.len()));
-                        let delta: usize = digits
-                            .parse()
-                            .map_err(|_| format!("line {line}: bad line designator '@{spec}'"))?;
+                        let delta: usize =
+                            digits.parse().map_err(|_| format!("line {line}: bad line designator '@{spec}'"))?;
                         match sign {
                             "+" => Some(line + delta),
-                            "-" => Some(line.checked_sub(delta).ok_or_else(|| {
-                                format!("line {line}: '@{spec}' points before the file")
-                            })?),
+                            "-" => Some(
+                                line.checked_sub(delta)
+                                    .ok_or_else(|| format!("line {line}: '@{spec}' points before the file"))?,
+                            ),
                             _ => return Err(format!("line {line}: bad line designator '@{spec}'")),
                         }
                     }

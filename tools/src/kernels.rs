@@ -4,9 +4,7 @@
 
 use crate::programs::{self, Param};
 use melior::{ir::Module, Context};
-use sptir_runtime::{
-    cpu::KernelArg, random_dense, reference, Bsr, Csr, Ell, FormatError, Hyb, ShapeError,
-};
+use sptir_runtime::{cpu::KernelArg, random_dense, reference, Bsr, Csr, Ell, FormatError, Hyb, ShapeError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -190,7 +188,14 @@ fn pad_rows(dense: &[f32], feat: usize, padded: usize) -> Vec<f32> {
 }
 
 /// Builds the problem: `a` with its values, dense operands from `seed`.
-pub fn prepare(op: Op, format: Format, a: &Csr, feat: usize, layout: Layout, seed: u64) -> Result<Prepared, KernelError> {
+pub fn prepare(
+    op: Op,
+    format: Format,
+    a: &Csr,
+    feat: usize,
+    layout: Layout,
+    seed: u64,
+) -> Result<Prepared, KernelError> {
     if feat == 0 {
         return Err(KernelError::NoFeatures);
     }
@@ -260,7 +265,13 @@ pub fn prepare(op: Op, format: Format, a: &Csr, feat: usize, layout: Layout, see
                 }
                 Format::Hyb => {
                     let hyb = Hyb::from_csr_pow2(a, layout.col_parts, layout.bucket_exponent).map_err(fmt)?;
-                    let mut args = vec![Data::Values(b), Data::Output(vec![0.0; out_len]), Data::Index(m), Data::Index(n), Data::Index(feat)];
+                    let mut args = vec![
+                        Data::Values(b),
+                        Data::Output(vec![0.0; out_len]),
+                        Data::Index(m),
+                        Data::Index(n),
+                        Data::Index(feat),
+                    ];
                     for bucket in hyb.buckets() {
                         buckets += 1;
                         args.extend([
@@ -362,7 +373,8 @@ pub fn prepare(op: Op, format: Format, a: &Csr, feat: usize, layout: Layout, see
                 }
                 Format::Hyb => {
                     let hyb = Hyb::from_csr_pow2(a, layout.col_parts, layout.bucket_exponent).map_err(fmt)?;
-                    let mut args = vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Index(feat)];
+                    let mut args =
+                        vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Index(feat)];
                     let mut pieces = Vec::new();
                     for (index, bucket) in hyb.buckets().iter().enumerate() {
                         buckets += 1;

@@ -74,7 +74,13 @@ impl<'c> KernelBuilder<'c> {
         self.builder().value(sparse_iter::dense_fixed(self.context, axis_type(self.context), length, self.location))
     }
 
-    pub fn dense_variable(&self, parent: Value<'c, 'c>, indptr: Value<'c, 'c>, length: Value<'c, 'c>, nnz: Value<'c, 'c>) -> Value<'c, 'c> {
+    pub fn dense_variable(
+        &self,
+        parent: Value<'c, 'c>,
+        indptr: Value<'c, 'c>,
+        length: Value<'c, 'c>,
+        nnz: Value<'c, 'c>,
+    ) -> Value<'c, 'c> {
         self.builder().value(
             sparse_iter::DenseVariableOperation::builder(self.context, self.location)
                 .axis(axis_type(self.context))
@@ -209,7 +215,11 @@ pub fn store<'c>(builder: &Builder<'c>, value: Value<'c, 'c>, buffer: Value<'c, 
 
 pub fn zero<'c>(builder: &Builder<'c>) -> Value<'c, 'c> {
     let f32_type = Type::float32(builder.context);
-    builder.value(arith::constant(builder.context, FloatAttribute::new(builder.context, f32_type, 0.0).into(), builder.location))
+    builder.value(arith::constant(
+        builder.context,
+        FloatAttribute::new(builder.context, f32_type, 0.0).into(),
+        builder.location,
+    ))
 }
 
 /// `buffer[out] += a * b`, with `a` and `b` computed by `operands` after
@@ -247,16 +257,11 @@ pub fn csr_spmm(context: &Context) -> Module<'_> {
     let a = k.buffer(a, &[i, j]);
     let b = k.buffer(b, &[j_detach, f]);
     let c = k.buffer(c, &[i, f]);
-    k.iterate(
-        "csrmm",
-        &[i, j, f],
-        "SRS",
-        Some(&|s, x| clear(s, c, &[x[0], x[1]])),
-        &|s, x| accumulate(s, c, &[x[0], x[2]], |s| (load(s, a, &[x[0], x[1]]), load(s, b, &[x[1], x[2]]))),
-    );
+    k.iterate("csrmm", &[i, j, f], "SRS", Some(&|s, x| clear(s, c, &[x[0], x[1]])), &|s, x| {
+        accumulate(s, c, &[x[0], x[2]], |s| (load(s, a, &[x[0], x[1]]), load(s, b, &[x[1], x[2]])))
+    });
     k.finish()
 }
-
 
 /// `a * b` in f32.
 pub fn mul<'c>(builder: &Builder<'c>, a: Value<'c, 'c>, b: Value<'c, 'c>) -> Value<'c, 'c> {
@@ -284,13 +289,9 @@ pub fn ell_spmm(context: &Context) -> Module<'_> {
     let a = k.buffer(a, &[i, j]);
     let b = k.buffer(b, &[j_detach, f]);
     let c = k.buffer(c, &[i, f]);
-    k.iterate(
-        "ellmm",
-        &[i, j, f],
-        "SRS",
-        Some(&|s, x| clear(s, c, &[x[0], x[1]])),
-        &|s, x| accumulate(s, c, &[x[0], x[2]], |s| (load(s, a, &[x[0], x[1]]), load(s, b, &[x[1], x[2]]))),
-    );
+    k.iterate("ellmm", &[i, j, f], "SRS", Some(&|s, x| clear(s, c, &[x[0], x[1]])), &|s, x| {
+        accumulate(s, c, &[x[0], x[2]], |s| (load(s, a, &[x[0], x[1]]), load(s, b, &[x[1], x[2]])))
+    });
     k.finish()
 }
 
@@ -299,7 +300,8 @@ pub fn ell_spmm(context: &Context) -> Module<'_> {
 /// `c` have `mb * blk` and `nb * blk` rows.
 pub fn bsr_spmm(context: &Context) -> Module<'_> {
     use Param::*;
-    let k = KernelBuilder::new(context, "bsr_spmm", &[Ids, Ids, Values, Values, Values, Index, Index, Index, Index, Index]);
+    let k =
+        KernelBuilder::new(context, "bsr_spmm", &[Ids, Ids, Values, Values, Values, Index, Index, Index, Index, Index]);
     let (indptr, indices, a, b, c) = (k.arg(0), k.arg(1), k.arg(2), k.arg(3), k.arg(4));
     let (nb, mb, nnzb, blk, feat) = (k.arg(5), k.arg(6), k.arg(7), k.arg(8), k.arg(9));
     let i = k.dense_fixed(nb);
@@ -311,15 +313,11 @@ pub fn bsr_spmm(context: &Context) -> Module<'_> {
     let a = k.buffer(a, &[i, j, bi, bj]);
     let b = k.buffer(b, &[j_detach, bj, f]);
     let c = k.buffer(c, &[i, bi, f]);
-    k.iterate(
-        "bsrmm",
-        &[i, j, bi, bj, f],
-        "SRSRS",
-        Some(&|s, x| clear(s, c, x)),
-        &|s, x| {
-            accumulate(s, c, &[x[0], x[2], x[4]], |s| (load(s, a, &[x[0], x[1], x[2], x[3]]), load(s, b, &[x[1], x[3], x[4]])))
-        },
-    );
+    k.iterate("bsrmm", &[i, j, bi, bj, f], "SRSRS", Some(&|s, x| clear(s, c, x)), &|s, x| {
+        accumulate(s, c, &[x[0], x[2], x[4]], |s| {
+            (load(s, a, &[x[0], x[1], x[2], x[3]]), load(s, b, &[x[1], x[3], x[4]]))
+        })
+    });
     k.finish()
 }
 
@@ -337,12 +335,19 @@ fn hyb_params(common: &[Param], buckets: usize) -> Vec<Param> {
 
 /// The ELL buckets of a hyb matrix: for each, a placeholder root, its row
 /// list (rows may repeat when a long row is split) and its columns.
-fn hyb_buckets<'c>(k: &KernelBuilder<'c>, first: usize, buckets: usize, m: Value<'c, 'c>, n: Value<'c, 'c>) -> Vec<[Value<'c, 'c>; 4]> {
+fn hyb_buckets<'c>(
+    k: &KernelBuilder<'c>,
+    first: usize,
+    buckets: usize,
+    m: Value<'c, 'c>,
+    n: Value<'c, 'c>,
+) -> Vec<[Value<'c, 'c>; 4]> {
     let one = k.constant_index(1);
     (0..buckets)
         .map(|bucket| {
             let p = first + bucket * HYB_BUCKET_PARAMS.len();
-            let (rows, indices, values, num_rows, width) = (k.arg(p), k.arg(p + 1), k.arg(p + 2), k.arg(p + 3), k.arg(p + 4));
+            let (rows, indices, values, num_rows, width) =
+                (k.arg(p), k.arg(p + 1), k.arg(p + 2), k.arg(p + 3), k.arg(p + 4));
             let o = k.dense_fixed(one);
             let i = k.sparse_fixed(o, rows, m, num_rows, false);
             let j = k.sparse_fixed(i, indices, n, width, false);
@@ -375,7 +380,13 @@ pub fn hyb_spmm(context: &Context, buckets: usize) -> Module<'_> {
 }
 
 /// SDDMM body: `out[p] += a[p] * x[i, f] * y[j, f]`.
-fn sddmm_step<'c>(s: &Builder<'c>, out: (Value<'c, 'c>, &[Value<'c, 'c>]), a: Value<'c, 'c>, x: (Value<'c, 'c>, &[Value<'c, 'c>]), y: (Value<'c, 'c>, &[Value<'c, 'c>])) {
+fn sddmm_step<'c>(
+    s: &Builder<'c>,
+    out: (Value<'c, 'c>, &[Value<'c, 'c>]),
+    a: Value<'c, 'c>,
+    x: (Value<'c, 'c>, &[Value<'c, 'c>]),
+    y: (Value<'c, 'c>, &[Value<'c, 'c>]),
+) {
     accumulate(s, out.0, out.1, |s| {
         let scaled = mul(s, load(s, a, out.1), load(s, x.0, x.1));
         (scaled, load(s, y.0, y.1))
@@ -386,7 +397,11 @@ fn sddmm_step<'c>(s: &Builder<'c>, out: (Value<'c, 'c>, &[Value<'c, 'c>]), a: Va
 /// with `x` m x feat, `y` n x feat, `out` in `a`'s layout.
 pub fn csr_sddmm(context: &Context) -> Module<'_> {
     use Param::*;
-    let k = KernelBuilder::new(context, "csr_sddmm", &[Ids, Ids, Values, Values, Values, Values, Index, Index, Index, Index]);
+    let k = KernelBuilder::new(
+        context,
+        "csr_sddmm",
+        &[Ids, Ids, Values, Values, Values, Values, Index, Index, Index, Index],
+    );
     let (indptr, indices, a, x, y, out) = (k.arg(0), k.arg(1), k.arg(2), k.arg(3), k.arg(4), k.arg(5));
     let (m, n, nnz, feat) = (k.arg(6), k.arg(7), k.arg(8), k.arg(9));
     let i = k.dense_fixed(m);
@@ -404,7 +419,8 @@ pub fn csr_sddmm(context: &Context) -> Module<'_> {
 /// ELL SDDMM: `@ell_sddmm(indices, a, x, y, out, m, n, width, feat)`.
 pub fn ell_sddmm(context: &Context) -> Module<'_> {
     use Param::*;
-    let k = KernelBuilder::new(context, "ell_sddmm", &[Ids, Values, Values, Values, Values, Index, Index, Index, Index]);
+    let k =
+        KernelBuilder::new(context, "ell_sddmm", &[Ids, Values, Values, Values, Values, Index, Index, Index, Index]);
     let (indices, a, x, y, out) = (k.arg(0), k.arg(1), k.arg(2), k.arg(3), k.arg(4));
     let (m, n, width, feat) = (k.arg(5), k.arg(6), k.arg(7), k.arg(8));
     let i = k.dense_fixed(m);
@@ -423,7 +439,11 @@ pub fn ell_sddmm(context: &Context) -> Module<'_> {
 /// with `x` (nb*blk) x feat and `y` (mb*blk) x feat.
 pub fn bsr_sddmm(context: &Context) -> Module<'_> {
     use Param::*;
-    let k = KernelBuilder::new(context, "bsr_sddmm", &[Ids, Ids, Values, Values, Values, Values, Index, Index, Index, Index, Index]);
+    let k = KernelBuilder::new(
+        context,
+        "bsr_sddmm",
+        &[Ids, Ids, Values, Values, Values, Values, Index, Index, Index, Index, Index],
+    );
     let (indptr, indices, a, x, y, out) = (k.arg(0), k.arg(1), k.arg(2), k.arg(3), k.arg(4), k.arg(5));
     let (nb, mb, nnzb, blk, feat) = (k.arg(6), k.arg(7), k.arg(8), k.arg(9), k.arg(10));
     let i = k.dense_fixed(nb);
@@ -459,7 +479,8 @@ pub fn hyb_sddmm(context: &Context, buckets: usize) -> Module<'_> {
     let one = k.constant_index(1);
     for bucket in 0..buckets {
         let p = 5 + bucket * stride;
-        let (rows, indices, values, num_rows, width, out) = (k.arg(p), k.arg(p + 1), k.arg(p + 2), k.arg(p + 3), k.arg(p + 4), k.arg(p + 5));
+        let (rows, indices, values, num_rows, width, out) =
+            (k.arg(p), k.arg(p + 1), k.arg(p + 2), k.arg(p + 3), k.arg(p + 4), k.arg(p + 5));
         let o = k.dense_fixed(one);
         let bi = k.sparse_fixed(o, rows, m, num_rows, false);
         let bj = k.sparse_fixed(bi, indices, n, width, false);

@@ -12,8 +12,8 @@
 use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
 use sptir_runtime::{
     cpu::{CpuKernel, KernelArg},
-    load_matrix, random_dense, randomize_values, reference, relative_error, Bsr, Csc, Csf, Csr, Dcsr,
-    Ell, Hyb, SplitMix64,
+    load_matrix, random_dense, randomize_values, reference, relative_error, Bsr, Csc, Csf, Csr, Dcsr, Ell, Hyb,
+    SplitMix64,
 };
 use sptir_tools::context::create_context;
 use std::path::PathBuf;
@@ -35,8 +35,8 @@ macro_rules! example {
 /// `sptir-to-cpu`, and JIT-compiles the result.
 fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
     let context = create_context();
-    let mut module = sptir_dialects::parse_module(&context, source, name)
-        .unwrap_or_else(|| panic!("{name}: does not parse"));
+    let mut module =
+        sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
     let pipeline = match pre {
         Some(pre) => format!("builtin.module({pre},sptir-to-cpu)"),
         None => "builtin.module(sptir-to-cpu)".to_string(),
@@ -44,9 +44,7 @@ fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
     let manager = PassManager::new(&context);
     parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline)
         .unwrap_or_else(|e| panic!("{name}: bad pipeline {pipeline}: {e}"));
-    manager
-        .run(&mut module)
-        .unwrap_or_else(|e| panic!("{name}: {pipeline} failed: {e}"));
+    manager.run(&mut module).unwrap_or_else(|e| panic!("{name}: {pipeline} failed: {e}"));
     assert!(module.as_operation().verify(), "{name}: lowered module does not verify");
     CpuKernel::compile(&module, 2).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -77,10 +75,7 @@ impl Checks {
             self.passed += 1;
             return;
         }
-        let first_bad = out
-            .iter()
-            .zip(expected)
-            .position(|(&o, &e)| !((o as f64 - e).abs() <= 1e-4 * (1.0 + e.abs())));
+        let first_bad = out.iter().zip(expected).position(|(&o, &e)| !((o as f64 - e).abs() <= 1e-4 * (1.0 + e.abs())));
         let detail = match first_bad {
             Some(p) => format!(", first mismatch at {p}: got {} expected {}", out[p], expected[p]),
             None if out.len() != expected.len() => {
@@ -167,10 +162,7 @@ fn synthetic() -> Vec<(String, Csr)> {
         ("no_cols_6x0".to_string(), Csr::empty(6, 0).unwrap()),
         ("one_row_1x50".to_string(), pattern(1, 50, 0.3, 11, all, &[], &[])),
         ("one_col_50x1".to_string(), pattern(50, 1, 0.4, 12, all, &[], &[])),
-        (
-            "hub_60x80".to_string(),
-            pattern(60, 80, 0.05, 13, all, &[7], &[3]),
-        ),
+        ("hub_60x80".to_string(), pattern(60, 80, 0.05, 13, all, &[7], &[3])),
     ];
     for seed in [1u64, 2, 3] {
         cases.push((
@@ -218,8 +210,7 @@ fn graphs() -> &'static [(String, Csr)] {
                 println!("skipping: {} does not exist", path.display());
                 continue;
             }
-            let a = load_matrix(&path.to_string_lossy())
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let a = load_matrix(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             println!("graph {name}: {} ({}x{}, {} entries)", path.display(), a.rows(), a.cols(), a.nnz());
             graphs.push((name.to_string(), a));
         }
@@ -778,11 +769,7 @@ fn hyb_spmm() {
 
 #[test]
 fn csr_spmm_reordered() {
-    let kernel = compile(
-        "csr_spmm.mlir",
-        example!("csr_spmm"),
-        Some("sparse-reorder{iteration=csrmm order=0,2,1}"),
-    );
+    let kernel = compile("csr_spmm.mlir", example!("csr_spmm"), Some("sparse-reorder{iteration=csrmm order=0,2,1}"));
     let mut checks = Checks::new("csr_spmm reorder 0,2,1");
     check_csr_spmm(&mut checks, &kernel, 12);
     // Bit for bit against the original order on a few inputs.

@@ -1,5 +1,8 @@
 use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
-use sptir_runtime::{cpu::{CpuKernel, KernelArg}, random_dense, randomize_values, reference, relative_error, RmatSpec};
+use sptir_runtime::{
+    cpu::{CpuKernel, KernelArg},
+    random_dense, randomize_values, reference, relative_error, RmatSpec,
+};
 use sptir_tools::context::create_context;
 
 #[test]

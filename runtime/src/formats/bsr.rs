@@ -3,11 +3,7 @@
 use super::check::{check_len, check_ptr, check_segments, dense_len, fits_i32, Level};
 use super::{Coo, Csr, FormatError};
 
-const LEVEL: Level = Level {
-    ptr: "indptr",
-    outer: "block row",
-    inner: "block column",
-};
+const LEVEL: Level = Level { ptr: "indptr", outer: "block row", inner: "block column" };
 
 /// A `rows x cols` matrix stored as dense `b x b` blocks.
 ///
@@ -30,19 +26,12 @@ pub struct Bsr {
 
 fn check_block_size(b: usize) -> Result<usize, FormatError> {
     if b == 0 {
-        return Err(FormatError::InvalidParameter {
-            name: "block_size",
-            value: b,
-            reason: "must be at least 1",
-        });
+        return Err(FormatError::InvalidParameter { name: "block_size", value: b, reason: "must be at least 1" });
     }
     fits_i32("block_size", b)?;
     b.checked_mul(b)
         .filter(|&bb| bb <= i32::MAX as usize)
-        .ok_or(FormatError::TooLarge {
-            what: "block_size squared",
-            value: b.saturating_mul(b),
-        })
+        .ok_or(FormatError::TooLarge { what: "block_size squared", value: b.saturating_mul(b) })
 }
 
 impl Bsr {
@@ -54,14 +43,7 @@ impl Bsr {
         indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Result<Self, FormatError> {
-        let bsr = Bsr {
-            rows,
-            cols,
-            block_size,
-            indptr,
-            indices,
-            values,
-        };
+        let bsr = Bsr { rows, cols, block_size, indptr, indices, values };
         bsr.validate()?;
         Ok(bsr)
     }
@@ -73,10 +55,9 @@ impl Bsr {
         let blocks = self.indices.len();
         check_ptr(LEVEL, &self.indptr, self.block_rows(), blocks, false)?;
         check_segments(LEVEL, &self.indptr, &self.indices, self.block_cols(), true)?;
-        let expected = blocks.checked_mul(bb).ok_or(FormatError::TooLarge {
-            what: "number of block values",
-            value: usize::MAX,
-        })?;
+        let expected = blocks
+            .checked_mul(bb)
+            .ok_or(FormatError::TooLarge { what: "number of block values", value: usize::MAX })?;
         check_len("values", expected, self.values.len())?;
         self.check_padding()
     }
@@ -163,14 +144,7 @@ impl Bsr {
             }
             indptr.push(indices.len() as i32);
         }
-        Ok(Bsr {
-            rows,
-            cols,
-            block_size: b,
-            indptr,
-            indices,
-            values,
-        })
+        Ok(Bsr { rows, cols, block_size: b, indptr, indices, values })
     }
 
     /// Every non-zero inside the stored blocks, in row-major block order. Zeros are
@@ -271,36 +245,20 @@ mod tests {
 
     #[test]
     fn rejects_bad_input() {
-        assert!(matches!(
-            Bsr::from_csr(&sample(), 0),
-            Err(FormatError::InvalidParameter {
-                name: "block_size",
-                ..
-            })
-        ));
+        assert!(matches!(Bsr::from_csr(&sample(), 0), Err(FormatError::InvalidParameter { name: "block_size", .. })));
         // 3x3 matrix, b = 2: one block whose (1,1) position is the matrix's (3,3): outside.
         let err = Bsr::new(3, 3, 2, vec![0, 0, 1], vec![1], vec![1.0, 0.0, 0.0, 9.0]).unwrap_err();
-        assert!(
-            matches!(err, FormatError::NonzeroPadding { row: 3, col: 3, .. }),
-            "{err}"
-        );
+        assert!(matches!(err, FormatError::NonzeroPadding { row: 3, col: 3, .. }), "{err}");
         // Wrong number of values.
         assert!(matches!(
             Bsr::new(4, 4, 2, vec![0, 1, 1], vec![0], vec![1.0; 3]),
-            Err(FormatError::LengthMismatch {
-                what: "values",
-                expected: 4,
-                found: 3
-            })
+            Err(FormatError::LengthMismatch { what: "values", expected: 4, found: 3 })
         ));
         // Block column out of range, unsorted block columns.
         assert!(Bsr::new(4, 4, 2, vec![0, 1, 1], vec![2], vec![1.0; 4]).is_err());
         assert!(Bsr::new(4, 4, 2, vec![0, 2, 2], vec![1, 0], vec![1.0; 8]).is_err());
         assert!(Bsr::new(4, 4, 1 << 20, vec![0, 0], vec![], vec![]).is_err());
         // A legal but absurd block size is refused before allocating.
-        assert!(matches!(
-            Bsr::from_csr(&sample(), 46000),
-            Err(FormatError::DenseTooLarge { .. })
-        ));
+        assert!(matches!(Bsr::from_csr(&sample(), 46000), Err(FormatError::DenseTooLarge { .. })));
     }
 }

@@ -18,17 +18,9 @@ pub(crate) fn fits_i32(what: &'static str, value: usize) -> Result<(), FormatErr
     Ok(())
 }
 
-pub(crate) fn check_len(
-    what: &'static str,
-    expected: usize,
-    found: usize,
-) -> Result<(), FormatError> {
+pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), FormatError> {
     if expected != found {
-        return Err(FormatError::LengthMismatch {
-            what,
-            expected,
-            found,
-        });
+        return Err(FormatError::LengthMismatch { what, expected, found });
     }
     Ok(())
 }
@@ -57,10 +49,7 @@ pub(crate) fn check_ptr(
     check_len(level.ptr, segments + 1, ptr.len())?;
     fits_i32("number of stored entries", nnz)?;
     if ptr[0] != 0 {
-        return Err(FormatError::PtrStart {
-            ptr: level.ptr,
-            found: ptr[0],
-        });
+        return Err(FormatError::PtrStart { ptr: level.ptr, found: ptr[0] });
     }
     for (index, pair) in ptr.windows(2).enumerate() {
         if pair[1] < pair[0] {
@@ -73,18 +62,11 @@ pub(crate) fn check_ptr(
             });
         }
         if non_empty && pair[1] == pair[0] {
-            return Err(FormatError::EmptySegment {
-                outer: level.outer,
-                index,
-            });
+            return Err(FormatError::EmptySegment { outer: level.outer, index });
         }
     }
     if ptr[segments] as usize != nnz {
-        return Err(FormatError::PtrEnd {
-            ptr: level.ptr,
-            expected: nnz,
-            found: ptr[segments],
-        });
+        return Err(FormatError::PtrEnd { ptr: level.ptr, expected: nnz, found: ptr[segments] });
     }
     Ok(())
 }
@@ -102,11 +84,7 @@ pub(crate) fn check_segments(
         let (start, end) = (pair[0] as usize, pair[1] as usize);
         let Some(slice) = indices.get(start..end) else {
             // check_ptr ran first, so this only triggers if a caller forgot it.
-            return Err(FormatError::LengthMismatch {
-                what: level.ptr,
-                expected: end,
-                found: indices.len(),
-            });
+            return Err(FormatError::LengthMismatch { what: level.ptr, expected: end, found: indices.len() });
         };
         check_run(level, segment, start, slice, bound, sorted)?;
     }
@@ -156,16 +134,8 @@ pub(crate) fn check_run(
 pub(crate) fn dense_len(shape: &[usize]) -> Result<usize, FormatError> {
     let elements: u128 = shape.iter().map(|&d| d as u128).product();
     if elements > MAX_DENSE_ELEMENTS as u128 {
-        let shape = shape
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("x");
-        return Err(FormatError::DenseTooLarge {
-            shape,
-            elements,
-            limit: MAX_DENSE_ELEMENTS,
-        });
+        let shape = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
+        return Err(FormatError::DenseTooLarge { shape, elements, limit: MAX_DENSE_ELEMENTS });
     }
     Ok(elements as usize)
 }
@@ -174,67 +144,34 @@ pub(crate) fn dense_len(shape: &[usize]) -> Result<usize, FormatError> {
 mod tests {
     use super::*;
 
-    const L: Level = Level {
-        ptr: "indptr",
-        outer: "row",
-        inner: "column",
-    };
+    const L: Level = Level { ptr: "indptr", outer: "row", inner: "column" };
 
     #[test]
     fn ptr_checks() {
         assert!(check_ptr(L, &[0, 1, 3], 2, 3, false).is_ok());
         assert!(matches!(
             check_ptr(L, &[0, 1], 2, 1, false),
-            Err(FormatError::LengthMismatch {
-                expected: 3,
-                found: 2,
-                ..
-            })
+            Err(FormatError::LengthMismatch { expected: 3, found: 2, .. })
         ));
-        assert!(matches!(
-            check_ptr(L, &[1, 1, 3], 2, 3, false),
-            Err(FormatError::PtrStart { found: 1, .. })
-        ));
+        assert!(matches!(check_ptr(L, &[1, 1, 3], 2, 3, false), Err(FormatError::PtrStart { found: 1, .. })));
         assert!(matches!(
             check_ptr(L, &[0, 2, 1], 2, 1, false),
-            Err(FormatError::PtrNotMonotone {
-                index: 1,
-                start: 2,
-                end: 1,
-                ..
-            })
+            Err(FormatError::PtrNotMonotone { index: 1, start: 2, end: 1, .. })
         ));
         assert!(matches!(
             check_ptr(L, &[0, 1, 2], 2, 3, false),
-            Err(FormatError::PtrEnd {
-                expected: 3,
-                found: 2,
-                ..
-            })
+            Err(FormatError::PtrEnd { expected: 3, found: 2, .. })
         ));
-        assert!(matches!(
-            check_ptr(L, &[0, 0, 2], 2, 2, true),
-            Err(FormatError::EmptySegment { index: 0, .. })
-        ));
+        assert!(matches!(check_ptr(L, &[0, 0, 2], 2, 2, true), Err(FormatError::EmptySegment { index: 0, .. })));
     }
 
     #[test]
     fn segment_checks() {
         assert!(check_segments(L, &[0, 2, 3], &[0, 2, 1], 3, true).is_ok());
         let err = check_segments(L, &[0, 2, 3], &[0, 3, 1], 3, true).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "row 0: column index 3 at position 1 is out of range 0..3"
-        );
+        assert_eq!(err.to_string(), "row 0: column index 3 at position 1 is out of range 0..3");
         let err = check_segments(L, &[0, 2, 3], &[1, 1, 1], 3, true).unwrap_err();
-        assert!(matches!(
-            err,
-            FormatError::Unsorted {
-                index: 0,
-                pos: 1,
-                ..
-            }
-        ));
+        assert!(matches!(err, FormatError::Unsorted { index: 0, pos: 1, .. }));
         // Unsorted is fine when not required, duplicates too.
         assert!(check_segments(L, &[0, 2, 3], &[1, 1, 1], 3, false).is_ok());
         assert!(check_segments(L, &[0, 1], &[-1], 3, false).is_err());
@@ -244,10 +181,7 @@ mod tests {
     fn dense_len_limits() {
         assert_eq!(dense_len(&[3, 4]).unwrap(), 12);
         assert_eq!(dense_len(&[]).unwrap(), 1);
-        assert!(matches!(
-            dense_len(&[usize::MAX, usize::MAX]),
-            Err(FormatError::DenseTooLarge { .. })
-        ));
+        assert!(matches!(dense_len(&[usize::MAX, usize::MAX]), Err(FormatError::DenseTooLarge { .. })));
     }
 
     #[test]

@@ -25,13 +25,7 @@ impl Coo {
         col_indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Result<Self, FormatError> {
-        let coo = Coo {
-            rows,
-            cols,
-            row_indices,
-            col_indices,
-            values,
-        };
+        let coo = Coo { rows, cols, row_indices, col_indices, values };
         coo.validate()?;
         Ok(coo)
     }
@@ -44,13 +38,7 @@ impl Coo {
         col_indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Self {
-        Coo {
-            rows,
-            cols,
-            row_indices,
-            col_indices,
-            values,
-        }
+        Coo { rows, cols, row_indices, col_indices, values }
     }
 
     /// Re-checks every invariant [`Coo::new`] establishes.
@@ -107,36 +95,21 @@ impl Coo {
 
     /// `(rows, cols, row_indices, col_indices, values)`.
     pub fn into_parts(self) -> (usize, usize, Vec<i32>, Vec<i32>, Vec<f32>) {
-        (
-            self.rows,
-            self.cols,
-            self.row_indices,
-            self.col_indices,
-            self.values,
-        )
+        (self.rows, self.cols, self.row_indices, self.col_indices, self.values)
     }
 
     /// Sorted, duplicate-free CSR; duplicates are summed in input order, so the result
     /// is deterministic.
     pub fn to_csr(&self) -> Csr {
-        let (indptr, indices, values) = coo_to_compressed(
-            self.rows,
-            &self.row_indices,
-            &self.col_indices,
-            &self.values,
-        );
+        let (indptr, indices, values) =
+            coo_to_compressed(self.rows, &self.row_indices, &self.col_indices, &self.values);
         Csr::from_trusted(self.rows, self.cols, indptr, indices, values)
     }
 
     /// Row-major dense copy; duplicates are summed.
     pub fn to_dense(&self) -> Result<Vec<f32>, FormatError> {
         let mut dense = vec![0.0f32; dense_len(&[self.rows, self.cols])?];
-        for ((&r, &c), &v) in self
-            .row_indices
-            .iter()
-            .zip(&self.col_indices)
-            .zip(&self.values)
-        {
+        for ((&r, &c), &v) in self.row_indices.iter().zip(&self.col_indices).zip(&self.values) {
             dense[r as usize * self.cols + c as usize] += v;
         }
         Ok(dense)
@@ -198,14 +171,7 @@ mod tests {
 
     #[test]
     fn to_csr_sorts_and_sums_duplicates() {
-        let coo = Coo::new(
-            3,
-            4,
-            vec![2, 0, 2, 0, 2],
-            vec![1, 3, 1, 0, 0],
-            vec![1.0, 2.0, 3.0, 4.0, 5.0],
-        )
-        .unwrap();
+        let coo = Coo::new(3, 4, vec![2, 0, 2, 0, 2], vec![1, 3, 1, 0, 0], vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
         let csr = coo.to_csr();
         csr.validate().unwrap();
         assert_eq!(csr.indptr(), &[0, 2, 2, 4]);
@@ -218,16 +184,10 @@ mod tests {
     fn rejects_bad_input() {
         assert!(matches!(
             Coo::new(2, 2, vec![0], vec![0, 1], vec![1.0]),
-            Err(FormatError::LengthMismatch {
-                what: "col_indices",
-                ..
-            })
+            Err(FormatError::LengthMismatch { what: "col_indices", .. })
         ));
         let err = Coo::new(2, 2, vec![0, 2], vec![0, 1], vec![1.0, 1.0]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "entry 1: row index 2 at position 1 is out of range 0..2"
-        );
+        assert_eq!(err.to_string(), "entry 1: row index 2 at position 1 is out of range 0..2");
         assert!(Coo::new(2, 2, vec![0], vec![-1], vec![1.0]).is_err());
         assert!(Coo::new(i32::MAX as usize + 1, 2, vec![], vec![], vec![]).is_err());
     }

@@ -3,21 +3,9 @@
 use super::check::{check_len, check_ptr, check_run, check_segments, dense_len, fits_i32, Level};
 use super::FormatError;
 
-const I_LEVEL: Level = Level {
-    ptr: "i_ids",
-    outer: "tensor",
-    inner: "i",
-};
-const J_LEVEL: Level = Level {
-    ptr: "i_ptr",
-    outer: "i slice",
-    inner: "j",
-};
-const K_LEVEL: Level = Level {
-    ptr: "j_ptr",
-    outer: "fiber",
-    inner: "k",
-};
+const I_LEVEL: Level = Level { ptr: "i_ids", outer: "tensor", inner: "i" };
+const J_LEVEL: Level = Level { ptr: "i_ptr", outer: "i slice", inner: "j" };
+const K_LEVEL: Level = Level { ptr: "j_ptr", outer: "fiber", inner: "k" };
 
 /// A `dims[0] x dims[1] x dims[2]` tensor in CSF form.
 ///
@@ -46,15 +34,7 @@ impl Csf {
         k_ids: Vec<i32>,
         values: Vec<f32>,
     ) -> Result<Self, FormatError> {
-        let csf = Csf {
-            dims,
-            i_ids,
-            i_ptr,
-            j_ids,
-            j_ptr,
-            k_ids,
-            values,
-        };
+        let csf = Csf { dims, i_ids, i_ptr, j_ids, j_ptr, k_ids, values };
         csf.validate()?;
         Ok(csf)
     }
@@ -64,31 +44,16 @@ impl Csf {
             fits_i32(what, d)?;
         }
         check_run(I_LEVEL, 0, 0, &self.i_ids, self.dims[0], true)?;
-        check_ptr(
-            J_LEVEL,
-            &self.i_ptr,
-            self.i_ids.len(),
-            self.j_ids.len(),
-            true,
-        )?;
+        check_ptr(J_LEVEL, &self.i_ptr, self.i_ids.len(), self.j_ids.len(), true)?;
         check_segments(J_LEVEL, &self.i_ptr, &self.j_ids, self.dims[1], true)?;
         check_len("k_ids", self.values.len(), self.k_ids.len())?;
-        check_ptr(
-            K_LEVEL,
-            &self.j_ptr,
-            self.j_ids.len(),
-            self.values.len(),
-            true,
-        )?;
+        check_ptr(K_LEVEL, &self.j_ptr, self.j_ids.len(), self.values.len(), true)?;
         check_segments(K_LEVEL, &self.j_ptr, &self.k_ids, self.dims[2], true)
     }
 
     /// Builds the CSF from `(i, j, k, value)` entries in any order; duplicates are summed
     /// in input order.
-    pub fn from_coo(
-        dims: [usize; 3],
-        entries: &[(usize, usize, usize, f32)],
-    ) -> Result<Csf, FormatError> {
+    pub fn from_coo(dims: [usize; 3], entries: &[(usize, usize, usize, f32)]) -> Result<Csf, FormatError> {
         for (what, d) in ["dims[0]", "dims[1]", "dims[2]"].into_iter().zip(dims) {
             fits_i32(what, d)?;
         }
@@ -111,15 +76,8 @@ impl Csf {
         // Stable, so duplicates are summed in input order.
         sorted.sort_by_key(|&(i, j, k, _)| (i, j, k));
 
-        let mut csf = Csf {
-            dims,
-            i_ids: vec![],
-            i_ptr: vec![0],
-            j_ids: vec![],
-            j_ptr: vec![0],
-            k_ids: vec![],
-            values: vec![],
-        };
+        let mut csf =
+            Csf { dims, i_ids: vec![], i_ptr: vec![0], j_ids: vec![], j_ptr: vec![0], k_ids: vec![], values: vec![] };
         let mut last: Option<(usize, usize, usize)> = None;
         for &(i, j, k, v) in &sorted {
             match last {
@@ -232,11 +190,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::random::SplitMix64;
 
-    pub(crate) fn random_entries(
-        dims: [usize; 3],
-        n: usize,
-        seed: u64,
-    ) -> Vec<(usize, usize, usize, f32)> {
+    pub(crate) fn random_entries(dims: [usize; 3], n: usize, seed: u64) -> Vec<(usize, usize, usize, f32)> {
         let mut rng = SplitMix64::new(seed);
         (0..n)
             .map(|_| {
@@ -289,62 +243,13 @@ pub(crate) mod tests {
     #[test]
     fn rejects_bad_input() {
         let err = Csf::from_coo([2, 2, 2], &[(0, 0, 0, 1.0), (1, 2, 0, 1.0)]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "entry 1: j index 2 at position 1 is out of range 0..2"
-        );
-        let ok = || {
-            Csf::new(
-                [2, 2, 2],
-                vec![1],
-                vec![0, 1],
-                vec![0],
-                vec![0, 2],
-                vec![0, 1],
-                vec![1.0; 2],
-            )
-        };
+        assert_eq!(err.to_string(), "entry 1: j index 2 at position 1 is out of range 0..2");
+        let ok = || Csf::new([2, 2, 2], vec![1], vec![0, 1], vec![0], vec![0, 2], vec![0, 1], vec![1.0; 2]);
         assert!(ok().is_ok());
         // Empty fiber, unsorted k, bad i id, length mismatch.
-        assert!(Csf::new(
-            [2, 2, 2],
-            vec![1],
-            vec![0, 1],
-            vec![0],
-            vec![0, 0],
-            vec![],
-            vec![]
-        )
-        .is_err());
-        assert!(Csf::new(
-            [2, 2, 2],
-            vec![1],
-            vec![0, 1],
-            vec![0],
-            vec![0, 2],
-            vec![1, 0],
-            vec![1.0; 2]
-        )
-        .is_err());
-        assert!(Csf::new(
-            [2, 2, 2],
-            vec![2],
-            vec![0, 1],
-            vec![0],
-            vec![0, 2],
-            vec![0, 1],
-            vec![1.0; 2]
-        )
-        .is_err());
-        assert!(Csf::new(
-            [2, 2, 2],
-            vec![1],
-            vec![0, 1],
-            vec![0],
-            vec![0, 2],
-            vec![0, 1],
-            vec![1.0]
-        )
-        .is_err());
+        assert!(Csf::new([2, 2, 2], vec![1], vec![0, 1], vec![0], vec![0, 0], vec![], vec![]).is_err());
+        assert!(Csf::new([2, 2, 2], vec![1], vec![0, 1], vec![0], vec![0, 2], vec![1, 0], vec![1.0; 2]).is_err());
+        assert!(Csf::new([2, 2, 2], vec![2], vec![0, 1], vec![0], vec![0, 2], vec![0, 1], vec![1.0; 2]).is_err());
+        assert!(Csf::new([2, 2, 2], vec![1], vec![0, 1], vec![0], vec![0, 2], vec![0, 1], vec![1.0]).is_err());
     }
 }

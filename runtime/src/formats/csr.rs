@@ -3,11 +3,7 @@
 use super::check::{check_len, check_ptr, check_segments, dense_len, fits_i32, Level};
 use super::{Coo, FormatError};
 
-const LEVEL: Level = Level {
-    ptr: "indptr",
-    outer: "row",
-    inner: "column",
-};
+const LEVEL: Level = Level { ptr: "indptr", outer: "row", inner: "column" };
 
 /// A `rows x cols` matrix in CSR form.
 ///
@@ -32,13 +28,7 @@ impl Csr {
         indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Result<Self, FormatError> {
-        let csr = Csr {
-            rows,
-            cols,
-            indptr,
-            indices,
-            values,
-        };
+        let csr = Csr { rows, cols, indptr, indices, values };
         csr.validate()?;
         Ok(csr)
     }
@@ -52,13 +42,7 @@ impl Csr {
         indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Self {
-        Csr {
-            rows,
-            cols,
-            indptr,
-            indices,
-            values,
-        }
+        Csr { rows, cols, indptr, indices, values }
     }
 
     /// Re-checks every invariant [`Csr::new`] establishes.
@@ -144,11 +128,7 @@ impl Csr {
 
     /// Longest row, 0 for a matrix with no rows.
     pub fn max_row_nnz(&self) -> usize {
-        self.indptr
-            .windows(2)
-            .map(|w| (w[1] - w[0]) as usize)
-            .max()
-            .unwrap_or(0)
+        self.indptr.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
     }
 
     /// Same structure, new values.
@@ -173,13 +153,7 @@ impl Csr {
     }
 
     pub fn to_coo(&self) -> Coo {
-        Coo::from_trusted(
-            self.rows,
-            self.cols,
-            self.row_of_each_entry(),
-            self.indices.clone(),
-            self.values.clone(),
-        )
+        Coo::from_trusted(self.rows, self.cols, self.row_of_each_entry(), self.indices.clone(), self.values.clone())
     }
 
     /// Row-major dense copy.
@@ -196,13 +170,8 @@ impl Csr {
 
     /// The `cols x rows` transpose, also canonical.
     pub fn transpose(&self) -> Csr {
-        let (indptr, indices, values) = transpose_arrays(
-            self.rows,
-            self.cols,
-            &self.indptr,
-            &self.indices,
-            &self.values,
-        );
+        let (indptr, indices, values) =
+            transpose_arrays(self.rows, self.cols, &self.indptr, &self.indices, &self.values);
         Csr::from_trusted(self.cols, self.rows, indptr, indices, values)
     }
 }
@@ -314,15 +283,9 @@ pub(crate) mod tests {
     #[test]
     fn rejects_bad_input() {
         let e = |r| Csr::new(2, 3, r, vec![0, 2, 1], vec![1.0; 3]).unwrap_err();
-        assert!(matches!(
-            e(vec![0, 2]),
-            FormatError::LengthMismatch { what: "indptr", .. }
-        ));
+        assert!(matches!(e(vec![0, 2]), FormatError::LengthMismatch { what: "indptr", .. }));
         assert!(matches!(e(vec![1, 2, 3]), FormatError::PtrStart { .. }));
-        assert!(matches!(
-            e(vec![0, 3, 2]),
-            FormatError::PtrNotMonotone { .. }
-        ));
+        assert!(matches!(e(vec![0, 3, 2]), FormatError::PtrNotMonotone { .. }));
         assert!(matches!(e(vec![0, 2, 2]), FormatError::PtrEnd { .. }));
         // Unsorted row 0.
         let err = Csr::new(2, 3, vec![0, 2, 3], vec![2, 0, 1], vec![1.0; 3]).unwrap_err();
@@ -333,29 +296,17 @@ pub(crate) mod tests {
         // Duplicate in row 1.
         assert!(matches!(
             Csr::new(2, 3, vec![0, 1, 3], vec![2, 1, 1], vec![1.0; 3]),
-            Err(FormatError::Unsorted {
-                index: 1,
-                pos: 2,
-                ..
-            })
+            Err(FormatError::Unsorted { index: 1, pos: 2, .. })
         ));
         // Column out of range in row 1.
         assert!(matches!(
             Csr::new(2, 3, vec![0, 1, 2], vec![2, 3], vec![1.0; 2]),
-            Err(FormatError::IndexOutOfRange {
-                index: 1,
-                value: 3,
-                bound: 3,
-                ..
-            })
+            Err(FormatError::IndexOutOfRange { index: 1, value: 3, bound: 3, .. })
         ));
         // values / indices disagree.
         assert!(matches!(
             Csr::new(2, 3, vec![0, 1, 2], vec![0, 1], vec![1.0]),
-            Err(FormatError::LengthMismatch {
-                what: "indices",
-                ..
-            })
+            Err(FormatError::LengthMismatch { what: "indices", .. })
         ));
         assert!(Csr::from_dense(2, 2, &[1.0; 3]).is_err());
         assert!(sample().with_values(vec![1.0]).is_err());

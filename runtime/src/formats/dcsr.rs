@@ -3,17 +3,9 @@
 use super::check::{check_len, check_ptr, check_run, check_segments, fits_i32, Level};
 use super::{Coo, Csr, FormatError};
 
-const ROW_LEVEL: Level = Level {
-    ptr: "row_ids",
-    outer: "matrix",
-    inner: "row",
-};
+const ROW_LEVEL: Level = Level { ptr: "row_ids", outer: "matrix", inner: "row" };
 
-const LEVEL: Level = Level {
-    ptr: "indptr",
-    outer: "stored row",
-    inner: "column",
-};
+const LEVEL: Level = Level { ptr: "indptr", outer: "stored row", inner: "column" };
 
 /// A `rows x cols` matrix that stores only its non-empty rows.
 ///
@@ -40,14 +32,7 @@ impl Dcsr {
         indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Result<Self, FormatError> {
-        let dcsr = Dcsr {
-            rows,
-            cols,
-            row_ids,
-            indptr,
-            indices,
-            values,
-        };
+        let dcsr = Dcsr { rows, cols, row_ids, indptr, indices, values };
         dcsr.validate()?;
         Ok(dcsr)
     }
@@ -57,13 +42,7 @@ impl Dcsr {
         fits_i32("cols", self.cols)?;
         check_run(ROW_LEVEL, 0, 0, &self.row_ids, self.rows, true)?;
         check_len("indices", self.values.len(), self.indices.len())?;
-        check_ptr(
-            LEVEL,
-            &self.indptr,
-            self.row_ids.len(),
-            self.values.len(),
-            true,
-        )?;
+        check_ptr(LEVEL, &self.indptr, self.row_ids.len(), self.values.len(), true)?;
         check_segments(LEVEL, &self.indptr, &self.indices, self.cols, true)
     }
 
@@ -94,13 +73,7 @@ impl Dcsr {
         for r in 0..self.rows {
             indptr[r + 1] += indptr[r];
         }
-        Csr::from_trusted(
-            self.rows,
-            self.cols,
-            indptr,
-            self.indices.clone(),
-            self.values.clone(),
-        )
+        Csr::from_trusted(self.rows, self.cols, indptr, self.indices.clone(), self.values.clone())
     }
 
     pub fn to_coo(&self) -> Coo {
@@ -171,10 +144,7 @@ mod tests {
         // Row ids unsorted / out of range.
         assert!(Dcsr::new(3, 3, vec![2, 0], vec![0, 1, 2], vec![0, 0], vec![1.0; 2]).is_err());
         let err = Dcsr::new(3, 3, vec![3], vec![0, 1], vec![0], vec![1.0]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "matrix 0: row index 3 at position 0 is out of range 0..3"
-        );
+        assert_eq!(err.to_string(), "matrix 0: row index 3 at position 0 is out of range 0..3");
         // Column out of range.
         assert!(Dcsr::new(3, 3, vec![1], vec![0, 1], vec![3], vec![1.0]).is_err());
     }

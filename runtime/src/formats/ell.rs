@@ -14,11 +14,7 @@ use super::{Coo, Csr, FormatError};
 /// is alone in its row, which conversions back to COO/CSR drop (numerically harmless).
 pub const ELL_PAD_COL: i32 = 0;
 
-const LEVEL: Level = Level {
-    ptr: "rows",
-    outer: "row",
-    inner: "column",
-};
+const LEVEL: Level = Level { ptr: "rows", outer: "row", inner: "column" };
 
 /// A `rows x cols` matrix with exactly `width` slots per row: `indices` and `values` are
 /// row-major `rows x width` arrays. See [`ELL_PAD_COL`] for the padding convention.
@@ -34,11 +30,7 @@ pub struct Ell {
 /// Number of real entries in one padded row: everything up to the last slot that is not
 /// `(ELL_PAD_COL, 0.0)`.
 pub(crate) fn real_len(indices: &[i32], values: &[f32]) -> usize {
-    indices
-        .iter()
-        .zip(values)
-        .rposition(|(&c, &v)| !(c == ELL_PAD_COL && v == 0.0))
-        .map_or(0, |p| p + 1)
+    indices.iter().zip(values).rposition(|(&c, &v)| !(c == ELL_PAD_COL && v == 0.0)).map_or(0, |p| p + 1)
 }
 
 /// 1 at real slots and 0 at padding slots of row-major padded rows of `width` slots.
@@ -55,13 +47,7 @@ pub(crate) fn padding_mask(indices: &[i32], values: &[f32], width: usize) -> Vec
 }
 
 /// Writes `cols`/`vals` into a `width`-slot row followed by padding.
-pub(crate) fn push_padded_row(
-    indices: &mut Vec<i32>,
-    values: &mut Vec<f32>,
-    cols: &[i32],
-    vals: &[f32],
-    width: usize,
-) {
+pub(crate) fn push_padded_row(indices: &mut Vec<i32>, values: &mut Vec<f32>, cols: &[i32], vals: &[f32], width: usize) {
     indices.extend_from_slice(cols);
     values.extend_from_slice(vals);
     let pad = width.saturating_sub(cols.len());
@@ -77,13 +63,7 @@ impl Ell {
         indices: Vec<i32>,
         values: Vec<f32>,
     ) -> Result<Self, FormatError> {
-        let ell = Ell {
-            rows,
-            cols,
-            width,
-            indices,
-            values,
-        };
+        let ell = Ell { rows, cols, width, indices, values };
         ell.validate()?;
         Ok(ell)
     }
@@ -114,21 +94,11 @@ impl Ell {
         for r in 0..csr.rows() {
             let (cs, vs) = csr.row(r).unwrap_or((&[], &[]));
             if cs.len() > width {
-                return Err(FormatError::RowTooLong {
-                    row: r,
-                    nnz: cs.len(),
-                    width,
-                });
+                return Err(FormatError::RowTooLong { row: r, nnz: cs.len(), width });
             }
             push_padded_row(&mut indices, &mut values, cs, vs, width);
         }
-        Ok(Ell {
-            rows: csr.rows(),
-            cols: csr.cols(),
-            width,
-            indices,
-            values,
-        })
+        Ok(Ell { rows: csr.rows(), cols: csr.cols(), width, indices, values })
     }
 
     /// The real entries (padding dropped).
@@ -198,17 +168,11 @@ mod tests {
         assert_eq!(e.width(), 5);
         assert_eq!(&e.indices()[..10], &[0, 3, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(&e.values()[..5], &[1.0, 2.0, 0.0, 0.0, 0.0]);
-        assert_eq!(
-            (e.row_len(0), e.row_len(1), e.row_len(2), e.row_len(3)),
-            (2, 0, 3, 5)
-        );
+        assert_eq!((e.row_len(0), e.row_len(1), e.row_len(2), e.row_len(3)), (2, 0, 3, 5));
         assert_eq!(e.row_len(9), 0);
         assert_eq!(&e.mask()[..10], &[1, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(&e.mask()[10..], &[1, 1, 1, 0, 0, 1, 1, 1, 1, 1]);
-        assert!(Ell::from_csr(&Csr::empty(2, 2).unwrap(), None)
-            .unwrap()
-            .mask()
-            .is_empty());
+        assert!(Ell::from_csr(&Csr::empty(2, 2).unwrap(), None).unwrap().mask().is_empty());
     }
 
     #[test]
@@ -238,27 +202,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_input() {
-        assert!(matches!(
-            Ell::from_csr(&sample(), Some(4)),
-            Err(FormatError::RowTooLong {
-                row: 3,
-                nnz: 5,
-                width: 4
-            })
-        ));
+        assert!(matches!(Ell::from_csr(&sample(), Some(4)), Err(FormatError::RowTooLong { row: 3, nnz: 5, width: 4 })));
         // Unsorted real entries.
         let err = Ell::new(1, 4, 3, vec![2, 1, 0], vec![1.0, 1.0, 0.0]).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                FormatError::Unsorted {
-                    index: 0,
-                    pos: 1,
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        assert!(matches!(err, FormatError::Unsorted { index: 0, pos: 1, .. }), "{err}");
         // Padding in the middle of real entries counts as a real column-0 entry out of order.
         assert!(Ell::new(1, 4, 3, vec![1, 0, 2], vec![1.0, 0.0, 1.0]).is_err());
         // Column out of range, wrong lengths.

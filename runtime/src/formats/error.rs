@@ -13,69 +13,31 @@ pub enum FormatError {
     TooLarge { what: &'static str, value: usize },
 
     #[error("{what} has length {found}, expected {expected}")]
-    LengthMismatch {
-        what: &'static str,
-        expected: usize,
-        found: usize,
-    },
+    LengthMismatch { what: &'static str, expected: usize, found: usize },
 
     #[error("{ptr}[0] = {found}, expected 0")]
     PtrStart { ptr: &'static str, found: i32 },
 
-    #[error(
-        "{ptr} decreases at {outer} {index}: {ptr}[{index}] = {start} > {ptr}[{index} + 1] = {end}"
-    )]
-    PtrNotMonotone {
-        ptr: &'static str,
-        outer: &'static str,
-        index: usize,
-        start: i32,
-        end: i32,
-    },
+    #[error("{ptr} decreases at {outer} {index}: {ptr}[{index}] = {start} > {ptr}[{index} + 1] = {end}")]
+    PtrNotMonotone { ptr: &'static str, outer: &'static str, index: usize, start: i32, end: i32 },
 
     #[error("{ptr} ends at {found}, expected the number of stored entries {expected}")]
-    PtrEnd {
-        ptr: &'static str,
-        expected: usize,
-        found: i32,
-    },
+    PtrEnd { ptr: &'static str, expected: usize, found: i32 },
 
     #[error("{outer} {index} is empty, but this format stores only non-empty {outer}s")]
     EmptySegment { outer: &'static str, index: usize },
 
     #[error("{outer} {index}: {inner} index {value} at position {pos} is out of range 0..{bound}")]
-    IndexOutOfRange {
-        outer: &'static str,
-        index: usize,
-        inner: &'static str,
-        pos: usize,
-        value: i64,
-        bound: usize,
-    },
+    IndexOutOfRange { outer: &'static str, index: usize, inner: &'static str, pos: usize, value: i64, bound: usize },
 
     #[error("{outer} {index}: {inner} index {value} at position {pos} is not greater than the previous index {prev} (indices must be sorted and duplicate-free)")]
-    Unsorted {
-        outer: &'static str,
-        index: usize,
-        inner: &'static str,
-        pos: usize,
-        value: i64,
-        prev: i64,
-    },
+    Unsorted { outer: &'static str, index: usize, inner: &'static str, pos: usize, value: i64, prev: i64 },
 
     #[error("invalid parameter {name} = {value}: {reason}")]
-    InvalidParameter {
-        name: &'static str,
-        value: usize,
-        reason: &'static str,
-    },
+    InvalidParameter { name: &'static str, value: usize, reason: &'static str },
 
     #[error("row {row} has {nnz} entries, more than the ELL width {width}")]
-    RowTooLong {
-        row: usize,
-        nnz: usize,
-        width: usize,
-    },
+    RowTooLong { row: usize, nnz: usize, width: usize },
 
     #[error("BSR block {block} (block row {block_row}, block column {block_col}) holds {value} at matrix position ({row}, {col}), outside the {rows}x{cols} matrix; padding must be 0")]
     NonzeroPadding {
@@ -90,19 +52,8 @@ pub enum FormatError {
     },
 
     #[error("hyb partition {part} bucket {bucket}: column {col} at position {pos} lies outside the partition's columns {start}..{end}")]
-    ColumnOutsidePartition {
-        part: usize,
-        bucket: usize,
-        pos: usize,
-        col: i32,
-        start: usize,
-        end: usize,
-    },
+    ColumnOutsidePartition { part: usize, bucket: usize, pos: usize, col: i32, start: usize, end: usize },
 
     #[error("a dense array of shape {shape} has {elements} elements, more than the limit {limit}")]
-    DenseTooLarge {
-        shape: String,
-        elements: u128,
-        limit: usize,
-    },
+    DenseTooLarge { shape: String, elements: u128, limit: usize },
 }

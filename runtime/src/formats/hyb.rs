@@ -6,11 +6,7 @@ use super::check::{check_len, check_run, dense_len, fits_i32, Level};
 use super::ell::{padding_mask, push_padded_row, real_len};
 use super::{Coo, Csr, FormatError};
 
-const LEVEL: Level = Level {
-    ptr: "row_indices",
-    outer: "hyb bucket row",
-    inner: "column",
-};
+const LEVEL: Level = Level { ptr: "row_indices", outer: "hyb bucket row", inner: "column" };
 
 /// One ELL sub-matrix of a [`Hyb`]: `num_rows()` padded rows of `width` slots each.
 ///
@@ -29,31 +25,18 @@ pub struct HybBucket {
 impl HybBucket {
     /// Checks only the lengths; index ranges are checked by [`Hyb::new`], which knows the
     /// matrix shape and the bucket's column partition.
-    pub fn new(
-        width: usize,
-        row_indices: Vec<i32>,
-        indices: Vec<i32>,
-        values: Vec<f32>,
-    ) -> Result<Self, FormatError> {
-        let bucket = HybBucket {
-            width,
-            row_indices,
-            indices,
-            values,
-        };
+    pub fn new(width: usize, row_indices: Vec<i32>, indices: Vec<i32>, values: Vec<f32>) -> Result<Self, FormatError> {
+        let bucket = HybBucket { width, row_indices, indices, values };
         bucket.check_lengths()?;
         Ok(bucket)
     }
 
     fn check_lengths(&self) -> Result<(), FormatError> {
-        let slots =
-            self.row_indices
-                .len()
-                .checked_mul(self.width)
-                .ok_or(FormatError::TooLarge {
-                    what: "bucket rows * width",
-                    value: usize::MAX,
-                })?;
+        let slots = self
+            .row_indices
+            .len()
+            .checked_mul(self.width)
+            .ok_or(FormatError::TooLarge { what: "bucket rows * width", value: usize::MAX })?;
         fits_i32("bucket rows * width", slots)?;
         check_len("bucket indices", slots, self.indices.len())?;
         check_len("bucket values", slots, self.values.len())
@@ -156,13 +139,7 @@ impl Hyb {
         bucket_widths: Vec<usize>,
         buckets: Vec<HybBucket>,
     ) -> Result<Self, FormatError> {
-        let hyb = Hyb {
-            rows,
-            cols,
-            col_parts,
-            bucket_widths,
-            buckets,
-        };
+        let hyb = Hyb { rows, cols, col_parts, bucket_widths, buckets };
         hyb.validate()?;
         Ok(hyb)
     }
@@ -175,10 +152,7 @@ impl Hyb {
         let expected = self
             .col_parts
             .checked_mul(nb)
-            .ok_or(FormatError::TooLarge {
-                what: "col_parts * buckets",
-                value: usize::MAX,
-            })?;
+            .ok_or(FormatError::TooLarge { what: "col_parts * buckets", value: usize::MAX })?;
         check_len("buckets", expected, self.buckets.len())?;
         for (i, bucket) in self.buckets.iter().enumerate() {
             let (part, b) = (i / nb, i % nb);
@@ -230,11 +204,7 @@ impl Hyb {
     }
 
     /// Builds the hybrid layout with arbitrary strictly increasing bucket widths.
-    pub fn from_csr(
-        csr: &Csr,
-        col_parts: usize,
-        bucket_widths: &[usize],
-    ) -> Result<Hyb, FormatError> {
+    pub fn from_csr(csr: &Csr, col_parts: usize, bucket_widths: &[usize]) -> Result<Hyb, FormatError> {
         check_params(col_parts, csr.cols(), bucket_widths)?;
         let (rows, cols) = (csr.rows(), csr.cols());
         let part_width = cols.div_ceil(col_parts);
@@ -244,12 +214,7 @@ impl Hyb {
             let range = partition_range(part, part_width, cols);
             let mut part_buckets: Vec<HybBucket> = bucket_widths
                 .iter()
-                .map(|&w| HybBucket {
-                    width: w,
-                    row_indices: vec![],
-                    indices: vec![],
-                    values: vec![],
-                })
+                .map(|&w| HybBucket { width: w, row_indices: vec![], indices: vec![], values: vec![] })
                 .collect();
             for r in 0..rows {
                 let (cs, vs) = csr.row(r).unwrap_or((&[], &[]));
@@ -282,13 +247,7 @@ impl Hyb {
             }
             buckets.extend(part_buckets);
         }
-        Ok(Hyb {
-            rows,
-            cols,
-            col_parts,
-            bucket_widths: bucket_widths.to_vec(),
-            buckets,
-        })
+        Ok(Hyb { rows, cols, col_parts, bucket_widths: bucket_widths.to_vec(), buckets })
     }
 
     /// All real entries (padding dropped); a split row contributes one run per chunk.
@@ -434,10 +393,7 @@ mod tests {
         assert!(HybBucket::new(2, vec![0], vec![0], vec![1.0, 1.0]).is_err());
         assert!(Hyb::from_csr(&a, 6, &[1]).is_err());
         assert!(Hyb::from_csr(&a, usize::MAX, &[1]).is_err());
-        assert!(matches!(
-            Hyb::from_csr(&a, 1, &[1, 1 << 31]),
-            Err(FormatError::DenseTooLarge { .. })
-        ));
+        assert!(matches!(Hyb::from_csr(&a, 1, &[1, 1 << 31]), Err(FormatError::DenseTooLarge { .. })));
 
         let bucket = |rows: Vec<i32>, cols: Vec<i32>| {
             let n = cols.len();
@@ -445,23 +401,11 @@ mod tests {
         };
         let empty = || HybBucket::new(1, vec![], vec![], vec![]).unwrap();
         // 2 partitions of a 4x4 matrix: columns 0..2 and 2..4.
-        let make = |b: HybBucket| {
-            Hyb::new(
-                4,
-                4,
-                2,
-                vec![1, 2],
-                vec![empty(), b, empty(), bucket(vec![], vec![])],
-            )
-        };
+        let make = |b: HybBucket| Hyb::new(4, 4, 2, vec![1, 2], vec![empty(), b, empty(), bucket(vec![], vec![])]);
         assert!(make(bucket(vec![1], vec![0, 1])).is_ok());
         assert!(matches!(
             make(bucket(vec![1], vec![0, 2])),
-            Err(FormatError::ColumnOutsidePartition {
-                part: 0,
-                col: 2,
-                ..
-            })
+            Err(FormatError::ColumnOutsidePartition { part: 0, col: 2, .. })
         ));
         assert!(make(bucket(vec![4], vec![0, 1])).is_err());
         assert!(make(bucket(vec![1], vec![1, 0])).is_err());
