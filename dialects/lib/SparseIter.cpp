@@ -2,6 +2,7 @@
 
 #include "sptir/Dialect/SparseIter/SparseIter.h"
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -374,6 +375,33 @@ LogicalResult LoadOp::verify() {
 LogicalResult StoreOp::verify() {
   return verifyAccessRank(*this, getBuffer().getType(),
                                 getCoords().size(), "coordinates");
+}
+
+//===----------------------------------------------------------------------===//
+// Format decomposition
+//===----------------------------------------------------------------------===//
+
+LogicalResult FormatRewriteOp::verify() {
+  BufferType source = getSource().getType(), target = getTarget().getType();
+  if (source.getElementType() != target.getElementType())
+    return emitOpError() << "source holds " << source.getElementType()
+                         << " but target holds " << target.getElementType();
+  AffineMap map = getMap(), inverse = getInverse();
+  if (map.getNumSymbols() || inverse.getNumSymbols())
+    return emitOpError() << "maps must not have symbols";
+  if (map.getNumDims() != source.getRank() ||
+      map.getNumResults() != target.getRank())
+    return emitOpError() << "map must take " << source.getRank()
+                         << " source coordinates to " << target.getRank()
+                         << " target coordinates";
+  if (inverse.getNumDims() != target.getRank() ||
+      inverse.getNumResults() != source.getRank())
+    return emitOpError() << "inverse must take " << target.getRank()
+                         << " target coordinates to " << source.getRank()
+                         << " source coordinates";
+  if (getSource() == getTarget())
+    return emitOpError() << "source and target must be different buffers";
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -5,6 +5,7 @@
 pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
+pub mod decompose_format;
 pub mod ir_builder;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
@@ -18,8 +19,13 @@ use pass_registry::PassDef;
 use std::sync::Once;
 
 /// Every sptir pass, in pipeline order.
-pub static PASSES: &[PassDef] =
-    &[sparse_reorder::PASS, sparse_fuse::PASS, lower_sparse_iter::PASS, lower_sparse_buffer::PASS];
+pub static PASSES: &[PassDef] = &[
+    sparse_reorder::PASS,
+    sparse_fuse::PASS,
+    decompose_format::PASS,
+    lower_sparse_iter::PASS,
+    lower_sparse_buffer::PASS,
+];
 
 static REGISTERED: Once = Once::new();
 

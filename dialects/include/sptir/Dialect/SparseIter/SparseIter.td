@@ -238,4 +238,40 @@ def SparseIter_StoreOp : SparseIter_Op<"store", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Format decomposition
+//===----------------------------------------------------------------------===//
+
+def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
+  let summary = "a format decomposition rule: store a buffer's values in another format";
+  let description = [{
+    Declares that the values of `source` are also stored in `target`, a
+    buffer over other axes (SparseTIR's `FormatRewriteRule`, section
+    3.2.1). `map` takes a coordinate of `source` to the coordinate it has in
+    `target`; `inverse` takes a coordinate of `target` back. Several rules on
+    one source decompose it (hyb: one rule per ELL bucket); together their
+    targets must hold each non-zero of the source exactly once, and a
+    target slot whose inverse coordinate is out of the source's range is
+    padding.
+
+    `decompose-format` consumes the rules: it emits a copy iteration per
+    rule (marked `preprocess`) that fills the target from the source, and
+    rewrites every iteration that reads the source into one iteration per
+    rule over the target's axes.
+
+    ```mlir
+    sparse_iter.format_rewrite %A -> %A_bsr
+        map affine_map<(i, j) -> (i floordiv 4, j floordiv 4, i mod 4, j mod 4)>
+        inverse affine_map<(io, jo, ii, ji) -> (io * 4 + ii, jo * 4 + ji)>
+    ```
+  }];
+  let arguments = (ins SparseIter_BufferType:$source, SparseIter_BufferType:$target,
+                       AffineMapAttr:$map, AffineMapAttr:$inverse);
+  let assemblyFormat = [{
+    $source `->` $target `map` $map `inverse` $inverse attr-dict
+    `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SPTIR_SPARSE_ITER_TD

@@ -1,0 +1,461 @@
+//! `decompose-format`: format decomposition, the stage I schedule of
+//! SparseTIR section 3.2.1, driven by `sparse_iter.format_rewrite` rules.
+//!
+//! For every rule `source -> target` it emits a copy iteration (marked
+//! `preprocess`) over the target's axes that fills each target slot from
+//! the source at the inverse-mapped coordinate, or with zero where that
+//! coordinate is out of the source's range (padding). Every iteration that
+//! reads the source is replaced by one iteration per rule: the source's
+//! axes give way to the target's (a target axis is a reduction when its
+//! map result depends on a reduction axis), the body sees the source
+//! coordinates through the inverse map, reads the target instead of the
+//! source, and runs only where those coordinates are in range. An `init`
+//! region becomes its own iteration over the original spatial axes, so
+//! each output point is initialized once before any rule accumulates.
+
+use crate::{
+    axis::{detach, key, Axis},
+    buffer::BufferDef,
+    ir_builder::{if_else, Builder},
+    lower_sparse_iter::erase,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    sparse_iter_ops::{is_iteration, IterationInfo},
+};
+use melior::{
+    dialect::{arith, scf},
+    ir::{
+        attribute::{Attribute, AttributeLike, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        Block, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::{
+    mlirAffineBinaryOpExprGetLHS, mlirAffineBinaryOpExprGetRHS, mlirAffineConstantExprGetValue,
+    mlirAffineDimExprGetPosition, mlirAffineExprIsAAdd, mlirAffineExprIsACeilDiv, mlirAffineExprIsAConstant,
+    mlirAffineExprIsADim, mlirAffineExprIsAFloorDiv, mlirAffineExprIsAMod, mlirAffineExprIsAMul,
+    mlirAffineMapAttrGetValue, mlirAffineMapGetNumResults, mlirAffineMapGetResult, mlirBlockEraseArgument,
+    mlirOperationClone, mlirRegionTakeBody, mlirValueReplaceAllUsesOfWith, MlirAffineExpr, MlirAffineMap,
+};
+use sptir_dialects::sparse_iter;
+use std::collections::HashMap;
+
+pub const PASS: PassDef = PassDef {
+    name: "DecomposeFormat",
+    argument: "decompose-format",
+    description: "Apply sparse_iter.format_rewrite rules: copy iterations plus one compute iteration per rule",
+    options: &[],
+    dependent_dialects: "arith,scf",
+    run,
+};
+
+/// One `format_rewrite` rule.
+struct Rule<'c> {
+    op: OperationRef<'c, 'c>,
+    source: Value<'c, 'c>,
+    target: Value<'c, 'c>,
+    map: MlirAffineMap,
+    inverse: MlirAffineMap,
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut rules: Vec<Rule> = Vec::new();
+    let mut iterations = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op.name().as_string_ref().as_str() == Ok("sparse_iter.format_rewrite") {
+            let operand = |n| op.operand(n).map(detach);
+            let map = |name| op.attribute(name).map(|a| unsafe { mlirAffineMapAttrGetValue(a.to_raw()) });
+            if let (Ok(source), Ok(target), Ok(map), Ok(inverse)) = (operand(0), operand(1), map("map"), map("inverse"))
+            {
+                rules.push(Rule { op, source, target, map, inverse });
+            }
+        } else if is_iteration(&op) {
+            iterations.push(op);
+            return WalkResult::Skip;
+        }
+        WalkResult::Advance
+    });
+    let mut copied: HashMap<usize, bool> = HashMap::new();
+    for iteration in iterations {
+        let reads: Vec<&Rule> = rules.iter().filter(|rule| accesses(iteration, rule.source)).collect();
+        let Some(first) = reads.first() else { continue };
+        let sources: Vec<usize> = reads.iter().map(|rule| key(rule.source)).collect();
+        if sources.iter().any(|&source| source != sources[0]) {
+            return Err(emit_error(
+                iteration.location(),
+                "decompose-format: an iteration may read only one decomposed buffer",
+            ));
+        }
+        for rule in &reads {
+            if !rule.op.is_before_in_block(iteration) {
+                return Err(emit_error(
+                    rule.op.location(),
+                    "decompose-format: a format_rewrite must come before the iterations it rewrites, in the same block",
+                ));
+            }
+        }
+        let source = BufferDef::read(first.source)
+            .ok_or_else(|| emit_error(iteration.location(), "decomposed buffer is not defined by a buffer op"))?;
+        let builder = Builder::before(context, iteration)
+            .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
+        for (index, rule) in reads.iter().enumerate() {
+            if copied.insert(rule.op.to_raw().ptr as usize, true).is_none() {
+                copy_iteration(context, &builder, rule, &source, index)?;
+            }
+        }
+        rewrite(context, iteration, &reads, &source)?;
+    }
+    for rule in rules {
+        erase(rule.op);
+    }
+    Ok(())
+}
+
+/// Whether the body of `iteration` loads or stores `buffer`.
+fn accesses(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
+    let mut found = false;
+    iteration.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        let operand = match name {
+            "sparse_iter.load" => op.operand(0).ok(),
+            "sparse_iter.store" => op.operand(1).ok(),
+            _ => None,
+        };
+        if operand.is_some_and(|operand| operand == buffer) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+fn affine_results(map: MlirAffineMap) -> Vec<MlirAffineExpr> {
+    let count = unsafe { mlirAffineMapGetNumResults(map) } as isize;
+    (0..count).map(|index| unsafe { mlirAffineMapGetResult(map, index) }).collect()
+}
+
+/// The dims an affine expression reads.
+fn dims_of(expr: MlirAffineExpr, into: &mut Vec<usize>) {
+    unsafe {
+        if mlirAffineExprIsADim(expr) {
+            into.push(mlirAffineDimExprGetPosition(expr) as usize);
+        } else if !mlirAffineExprIsAConstant(expr) {
+            dims_of(mlirAffineBinaryOpExprGetLHS(expr), into);
+            dims_of(mlirAffineBinaryOpExprGetRHS(expr), into);
+        }
+    }
+}
+
+/// Emits `expr` over `dims` as index arithmetic.
+fn expand<'c>(
+    builder: &Builder<'c>,
+    expr: MlirAffineExpr,
+    dims: &[Value<'c, 'c>],
+) -> Result<Value<'c, 'c>, PassFailed> {
+    let location = builder.location;
+    unsafe {
+        if mlirAffineExprIsADim(expr) {
+            let position = mlirAffineDimExprGetPosition(expr) as usize;
+            return dims
+                .get(position)
+                .copied()
+                .ok_or_else(|| emit_error(location, "affine map dimension out of range"));
+        }
+        if mlirAffineExprIsAConstant(expr) {
+            return Ok(builder.index(mlirAffineConstantExprGetValue(expr)));
+        }
+        let lhs = expand(builder, mlirAffineBinaryOpExprGetLHS(expr), dims)?;
+        let rhs = expand(builder, mlirAffineBinaryOpExprGetRHS(expr), dims)?;
+        if mlirAffineExprIsAAdd(expr) {
+            Ok(builder.add(lhs, rhs))
+        } else if mlirAffineExprIsAMul(expr) {
+            Ok(builder.mul(lhs, rhs))
+        } else if mlirAffineExprIsAFloorDiv(expr) {
+            Ok(builder.value(arith::floordivsi(lhs, rhs, location)))
+        } else if mlirAffineExprIsACeilDiv(expr) {
+            Ok(builder.value(arith::ceildivsi(lhs, rhs, location)))
+        } else if mlirAffineExprIsAMod(expr) {
+            // Affine `mod` is never negative: x - floordiv(x, c) * c.
+            let quotient = builder.value(arith::floordivsi(lhs, rhs, location));
+            Ok(builder.sub(lhs, builder.mul(quotient, rhs)))
+        } else {
+            Err(emit_error(location, "unsupported affine expression"))
+        }
+    }
+}
+
+/// Source coordinates of `target` coordinates, and whether all of them lie
+/// inside the source's axes.
+fn source_coordinates<'c>(
+    builder: &Builder<'c>,
+    rule: &Rule<'c>,
+    source: &BufferDef<'c>,
+    target_coordinates: &[Value<'c, 'c>],
+) -> Result<(Vec<Value<'c, 'c>>, Value<'c, 'c>), PassFailed> {
+    let location = builder.location;
+    let mut coordinates = Vec::new();
+    let mut inside: Option<Value<'c, 'c>> = None;
+    for (expr, &axis) in affine_results(rule.inverse).into_iter().zip(&source.axes) {
+        let coordinate = expand(builder, expr, target_coordinates)?;
+        let length = Axis::read(axis).ok_or_else(|| emit_error(location, "source axis is not an axis op"))?.length;
+        // Unsigned: a negative coordinate is out of range too.
+        let fits = builder.cmp(arith::CmpiPredicate::Ult, coordinate, length);
+        inside = Some(match inside {
+            Some(all) => builder.and(all, fits),
+            None => fits,
+        });
+        coordinates.push(coordinate);
+    }
+    let inside = inside.ok_or_else(|| emit_error(location, "decomposed buffer has no axes"))?;
+    Ok((coordinates, inside))
+}
+
+fn element_zero<'c>(builder: &Builder<'c>, element: Type<'c>) -> Result<Value<'c, 'c>, PassFailed> {
+    let attribute = if crate::lower_sparse_iter::is_float(element) {
+        melior::ir::attribute::FloatAttribute::new(builder.context, element, 0.0).into()
+    } else {
+        melior::ir::attribute::IntegerAttribute::new(element, 0).into()
+    };
+    Ok(builder.value(arith::constant(builder.context, attribute, builder.location)))
+}
+
+fn load<'c>(
+    builder: &Builder<'c>,
+    element: Type<'c>,
+    buffer: Value<'c, 'c>,
+    coordinates: &[Value<'c, 'c>],
+) -> Value<'c, 'c> {
+    builder.value(
+        sparse_iter::LoadOperation::builder(builder.context, builder.location)
+            .result(element)
+            .buffer(buffer)
+            .coords(coordinates)
+            .build(),
+    )
+}
+
+/// A one-block region whose block takes `count` index arguments.
+fn coordinate_block<'c>(context: &'c Context, location: Location<'c>, count: usize) -> Block<'c> {
+    Block::new(&vec![(Type::index(context), location); count])
+}
+
+/// `target[t] = inside(inverse(t)) ? source[inverse(t)] : 0` over the
+/// target's axes.
+fn copy_iteration<'c>(
+    context: &'c Context,
+    builder: &Builder<'c>,
+    rule: &Rule<'c>,
+    source: &BufferDef<'c>,
+    index: usize,
+) -> Result<(), PassFailed> {
+    let location = builder.location;
+    let target = BufferDef::read(rule.target).ok_or_else(|| emit_error(location, "rule target is not a buffer op"))?;
+    let block = coordinate_block(context, location, target.axes.len());
+    let coordinates: Vec<Value<'c, 'c>> =
+        (0..target.axes.len()).filter_map(|n| block.argument(n).ok().map(|a| detach(a.into()))).collect();
+    let inner = Builder::at_end(context, location, &block);
+    let (old, inside) = source_coordinates(&inner, rule, source, &coordinates)?;
+    let element = source.element;
+    let value = if_else(
+        &inner,
+        inside,
+        &[element],
+        |b| vec![load(b, element, rule.source, &old)],
+        |b| element_zero(b, element).map(|zero| vec![zero]).unwrap_or_default(),
+    );
+    inner.insert(
+        sparse_iter::StoreOperation::builder(context, location)
+            .value(value[0])
+            .buffer(rule.target)
+            .coords(&coordinates)
+            .build(),
+    );
+    block.append_operation(sparse_iter::r#yield(context, location).into());
+    let body = Region::new();
+    body.append_block(block);
+    let op = builder.insert(
+        sparse_iter::IterateOperation::builder(context, location)
+            .label(StringAttribute::new(context, &format!("copy{index}")))
+            .axes(&target.axes)
+            .kinds(StringAttribute::new(context, &"S".repeat(target.axes.len())))
+            .init(Region::new())
+            .body(body)
+            .build(),
+    );
+    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    op.set_discardable_attribute("preprocess", Attribute::unit(context));
+    Ok(())
+}
+
+/// A copy of `iteration` placed before it.
+fn clone_before<'c>(context: &'c Context, iteration: OperationRef<'c, 'c>) -> Result<OperationRef<'c, 'c>, PassFailed> {
+    let builder = Builder::before(context, iteration)
+        .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
+    let copy = unsafe { Operation::from_raw(mlirOperationClone(iteration.to_raw())) };
+    Ok(builder.insert(copy))
+}
+
+fn region_block<'c>(op: OperationRef<'c, 'c>, index: usize) -> Option<melior::ir::BlockRef<'c, 'c>> {
+    op.region(index).ok().and_then(|r| r.first_block()).map(|b| unsafe { melior::ir::BlockRef::from_raw(b.to_raw()) })
+}
+
+/// Empties region `index` of `op`.
+fn clear_region(op: OperationRef<'_, '_>, index: usize) {
+    if let Ok(region) = op.region(index) {
+        let scratch = Region::new();
+        unsafe { mlirRegionTakeBody(scratch.to_raw(), region.to_raw()) };
+    }
+}
+
+fn set_iteration<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, axes: &[Value<'c, 'c>], kinds: &str) {
+    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    op.set_operands(axes);
+    op.set_inherent_attribute("label", StringAttribute::new(context, label).into());
+    op.set_inherent_attribute("kinds", StringAttribute::new(context, kinds).into());
+}
+
+fn rewrite<'c>(
+    context: &'c Context,
+    iteration: OperationRef<'c, 'c>,
+    rules: &[&Rule<'c>],
+    source: &BufferDef<'c>,
+) -> Result<(), PassFailed> {
+    let location = iteration.location();
+    let info = IterationInfo::read(iteration);
+    if info.fused {
+        return Err(emit_error(location, "decompose-format: apply sparse-fuse after decomposing, not before"));
+    }
+    // Where each source axis sits in the iteration.
+    let positions: Vec<usize> =
+        source.axes.iter().map(|axis| info.axes.iter().position(|a| a == axis)).collect::<Option<_>>().ok_or_else(
+            || emit_error(location, "decompose-format: the iteration must walk every axis of the decomposed buffer"),
+        )?;
+    let others: Vec<usize> = (0..info.axes.len()).filter(|a| !positions.contains(a)).collect();
+
+    // The init region becomes its own iteration over the spatial axes.
+    if region_block(iteration, 0).is_some() {
+        let init = clone_before(context, iteration)?;
+        let spatial: Vec<Value> =
+            (0..info.axes.len()).filter(|&a| info.kinds[a] == b'S').map(|a| info.axes[a]).collect();
+        set_iteration(context, init, &format!("{}.init", info.label), &spatial, &"S".repeat(spatial.len()));
+        if let (Ok(init_region), Ok(body_region)) = (init.region(0), init.region(1)) {
+            let scratch = Region::new();
+            unsafe {
+                mlirRegionTakeBody(scratch.to_raw(), body_region.to_raw());
+                mlirRegionTakeBody(body_region.to_raw(), init_region.to_raw());
+            }
+        }
+    }
+
+    for (index, rule) in rules.iter().enumerate() {
+        let target =
+            BufferDef::read(rule.target).ok_or_else(|| emit_error(location, "rule target is not a buffer op"))?;
+        let compute = clone_before(context, iteration)?;
+        clear_region(compute, 0);
+        let mut axes = target.axes.clone();
+        axes.extend(others.iter().map(|&a| info.axes[a]));
+        let mut kinds = String::new();
+        for expr in affine_results(rule.map) {
+            let mut dims = Vec::new();
+            dims_of(expr, &mut dims);
+            let reduction = dims.iter().any(|&d| positions.get(d).is_some_and(|&p| info.kinds[p] == b'R'));
+            kinds.push(if reduction { 'R' } else { 'S' });
+        }
+        kinds.extend(others.iter().map(|&a| info.kinds[a] as char));
+        set_iteration(context, compute, &format!("{}.{index}", info.label), &axes, &kinds);
+        rebind_body(context, compute, rule, source, &target, &positions, &others, info.axes.len())?;
+    }
+    erase(iteration);
+    Ok(())
+}
+
+/// Gives the cloned body one argument per new axis: source coordinates
+/// come from the inverse map, other axes keep theirs; reads of the source
+/// become reads of the target; the body runs only inside the source's range.
+#[allow(clippy::too_many_arguments)]
+fn rebind_body<'c>(
+    context: &'c Context,
+    compute: OperationRef<'c, 'c>,
+    rule: &Rule<'c>,
+    source: &BufferDef<'c>,
+    target: &BufferDef<'c>,
+    positions: &[usize],
+    others: &[usize],
+    old_count: usize,
+) -> Result<(), PassFailed> {
+    let location = compute.location();
+    let block = region_block(compute, 1).ok_or_else(|| emit_error(location, "iteration has no body"))?;
+    let index = Type::index(context);
+    let target_args: Vec<Value<'c, 'c>> =
+        (0..target.axes.len()).map(|_| detach(block.add_argument(index, location))).collect();
+    let other_args: Vec<Value<'c, 'c>> = others.iter().map(|_| detach(block.add_argument(index, location))).collect();
+    let old_args: Vec<Value<'c, 'c>> =
+        (0..old_count).filter_map(|n| block.argument(n).ok().map(|a| detach(a.into()))).collect();
+
+    let first = block.first_operation().ok_or_else(|| emit_error(location, "empty body"))?;
+    let builder = Builder::before(context, first).ok_or_else(|| emit_error(location, "body is not a block"))?;
+    let (old, inside) = source_coordinates(&builder, rule, source, &target_args)?;
+    for (&position, &coordinate) in positions.iter().zip(&old) {
+        unsafe { mlirValueReplaceAllUsesOfWith(old_args[position].to_raw(), coordinate.to_raw()) };
+    }
+    for (&position, &argument) in others.iter().zip(&other_args) {
+        unsafe { mlirValueReplaceAllUsesOfWith(old_args[position].to_raw(), argument.to_raw()) };
+    }
+    for _ in 0..old_count {
+        unsafe { mlirBlockEraseArgument(block.to_raw(), 0) };
+    }
+
+    // Reads and writes of the source at exactly the walked coordinates
+    // move to the target.
+    let mut accesses = Vec::new();
+    compute.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        let buffer_operand = match name {
+            "sparse_iter.load" => 0,
+            "sparse_iter.store" => 1,
+            _ => return WalkResult::Advance,
+        };
+        if op.operand(buffer_operand).is_ok_and(|b| b == rule.source) {
+            accesses.push((unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) }, buffer_operand));
+        }
+        WalkResult::Advance
+    });
+    for (op, buffer_operand) in accesses {
+        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+        if operands[buffer_operand + 1..] != old[..] {
+            return Err(emit_error(
+                op.location(),
+                "decompose-format: the decomposed buffer must be accessed at the coordinates its axes walk",
+            ));
+        }
+        let mut new_operands = operands[..buffer_operand].to_vec();
+        new_operands.push(rule.target);
+        new_operands.extend(&target_args);
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_operands(&new_operands);
+    }
+
+    // Guard everything after the coordinate computation.
+    let guard = builder.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
+    let then = Block::new(&[]);
+    let end = then.append_operation(scf::r#yield(&[], location));
+    let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+    if let Ok(region) = guard.region(0) {
+        region.append_block(then);
+    }
+    let mut next = guard.next_in_block().map(|op| unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+    while let Some(op) = next {
+        next = op.next_in_block().map(|op| unsafe { OperationRef::from_raw(op.to_raw()) });
+        if next.is_none() {
+            break; // sparse_iter.yield stays
+        }
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(end);
+    }
+    Ok(())
+}
