@@ -371,3 +371,63 @@ func.func @init_under_reduction(%indptr: memref<?xi32>, %indices: memref<?xi32>,
   }
   return
 }
+
+// -----
+
+func.func @rewrite_element_mismatch(%a: memref<?xf32>, %b: memref<?xf64>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf64> -> !sparse_iter.buffer<1, f64>
+  // expected-error@+1 {{source holds 'f32' but target holds 'f64'}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f64>
+  return
+}
+
+// -----
+
+func.func @rewrite_map_arity(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  // expected-error@+1 {{map must take 1 source coordinates to 2 target coordinates}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k, l) -> (k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<2, f32>
+  return
+}
+
+// -----
+
+func.func @rewrite_inverse_arity(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{inverse must take 1 target coordinates to 1 source coordinates}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k, k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @rewrite_symbols(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{maps must not have symbols}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i)[s] -> (i + s)> inverse affine_map<(k) -> (k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @rewrite_to_itself(%a: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{source and target must be different buffers}}
+  sparse_iter.format_rewrite %A -> %A map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}

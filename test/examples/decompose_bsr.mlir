@@ -1,0 +1,11 @@
+// Round trip of decompose_bsr.mlir: it parses and verifies, printing is a fixed point,
+// and the rules survive printing.
+// RUN: sptir-opt %examples/decompose_bsr.mlir > %t.1.mlir
+// RUN: sptir-opt %t.1.mlir > %t.2.mlir
+// RUN: diff %t.1.mlir %t.2.mlir
+// RUN: FileCheck %s < %t.1.mlir
+
+// CHECK-LABEL: func.func @decompose_bsr
+//       CHECK: sparse_iter.format_rewrite %{{.*}} -> %{{.*}} map affine_map<
+//  CHECK-SAME: inverse affine_map<
+//       CHECK: sparse_iter.iterate "csrmm" [%{{.*}}, %{{.*}}, %{{.*}}] "SRS" init {
