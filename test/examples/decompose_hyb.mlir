@@ -5,7 +5,8 @@
 // RUN: diff %t.1.mlir %t.2.mlir
 // RUN: FileCheck %s < %t.1.mlir
 
+//       CHECK: #[[MAP:.*]] = affine_map<
+//       CHECK: #[[INV:.*]] = affine_map<
 // CHECK-LABEL: func.func @decompose_hyb
-//       CHECK: sparse_iter.format_rewrite %{{.*}} -> %{{.*}} map affine_map<
-//  CHECK-SAME: inverse affine_map<
+//       CHECK: sparse_iter.format_rewrite %{{.*}} -> %{{.*}} map #[[MAP]] inverse #[[INV]] : <2, f32> ->
 //       CHECK: sparse_iter.iterate "csrmm" [%{{.*}}, %{{.*}}, %{{.*}}] "SRS" init {
