@@ -1,0 +1,98 @@
+//! The command-line tools on bad input: a clear message and a non-zero
+//! exit, never a panic.
+
+use std::process::{Command, Output};
+
+fn run(binary: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut command = Command::new(binary);
+    command
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().expect("tool starts");
+    if let Some(text) = stdin {
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("tool finishes")
+}
+
+fn fails_with(output: &Output, message: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "expected failure, got success; stderr: {stderr}");
+    assert!(stderr.contains(message), "stderr lacks {message:?}:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "the tool panicked:\n{stderr}");
+}
+
+fn bench(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_sptir-bench"), args, None)
+}
+
+fn opt(args: &[&str], stdin: &str) -> Output {
+    run(env!("CARGO_BIN_EXE_sptir-opt"), args, Some(stdin))
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("sptir-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("write temp file");
+    path.display().to_string()
+}
+
+#[test]
+fn bench_rejects_malformed_matrices() {
+    let out_of_range = temp_file("range.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n4 1 1.0\n");
+    fails_with(&bench(&["--op", "spmm", "--matrix", &out_of_range]), "out of range");
+    let bad_banner = temp_file("banner.mtx", "hello\n1 1 1\n1 1 1\n");
+    fails_with(&bench(&["--op", "spmm", "--matrix", &bad_banner]), "sptir-bench:");
+    let truncated = temp_file("short.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n");
+    fails_with(&bench(&["--op", "sddmm", "--matrix", &truncated]), "sptir-bench:");
+    fails_with(&bench(&["--op", "spmm", "--matrix", "/nonexistent/graph.mtx"]), "sptir-bench:");
+    fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:x:2:1"]), "sptir-bench:");
+}
+
+#[test]
+fn bench_rejects_bad_problems_and_kernels() {
+    let matrix = "rmat:5:2:1";
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "0"]), "feature size");
+    fails_with(&bench(&["--op", "spmm", "--format", "bsr", "--block", "0", "--matrix", matrix]), "bsr");
+    // A kernel whose parameters do not follow the op's convention.
+    let kernel = temp_file("kernel.mlir", "func.func @k(%a: memref<?xf32>) { return }\n");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &kernel]),
+        "takes (memref<?xf32>) but this problem binds",
+    );
+    let broken = temp_file("broken.mlir", "func.func @k(\n");
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &broken]), "does not parse");
+}
+
+#[test]
+fn bench_runs_a_user_kernel_file() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/csr_spmm.mlir");
+    let output = bench(&["--op", "spmm", "--matrix", "rmat:6:3:2", "--kernel", example, "--json", "--reps", "1"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("\"verified\":true"), "{stdout}");
+}
+
+#[test]
+fn opt_reports_bad_ir_with_locations() {
+    fails_with(&opt(&["-"], "func.func @f( {\n"), "<stdin>:1:");
+    fails_with(&opt(&["-"], "\u{0}\u{1}garbage"), "error:");
+    let invalid = "func.func @f(%m: index) {\n  %I = sparse_iter.dense_fixed %m\n  sparse_iter.iterate \"x\" [%I] \"Q\" body {\n  ^bb0(%i: index):\n  }\n  return\n}\n";
+    fails_with(&opt(&["-"], invalid), "<stdin>:3:3: error: 'sparse_iter.iterate' op kind #0 is 'Q'");
+    fails_with(&opt(&["--pass-pipeline=builtin.module(no-such-pass)", "-"], ""), "does not refer to a registered pass");
+    fails_with(&opt(&["--pass-pipeline=builtin.module(sparse-reorder{order=1})", "-"], ""), "needs option 'iteration'");
+    fails_with(&opt(&["/nonexistent.mlir"], ""), "cannot read");
+}
+
+#[test]
+fn opt_round_trips_stdin_and_writes_output_files() {
+    let output_path = std::env::temp_dir().join(format!("sptir-cli-{}-out.mlir", std::process::id()));
+    let source = "func.func @f(%m: index) {\n  %I = sparse_iter.dense_fixed %m\n  return\n}\n";
+    let output = opt(&["-o", &output_path.display().to_string(), "-"], source);
+    assert!(output.status.success());
+    let printed = std::fs::read_to_string(&output_path).expect("output written");
+    assert!(printed.contains("sparse_iter.dense_fixed %arg0"), "{printed}");
+}
