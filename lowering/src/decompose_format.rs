@@ -16,9 +16,10 @@
 use crate::{
     axis::{detach, key, Axis},
     buffer::BufferDef,
+    format_rules::{emit_rules, BuiltinRule},
     ir_builder::{if_else, Builder},
     lower_sparse_iter::erase,
-    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
 use melior::{
@@ -44,8 +45,15 @@ use std::collections::HashMap;
 pub const PASS: PassDef = PassDef {
     name: "DecomposeFormat",
     argument: "decompose-format",
-    description: "Apply sparse_iter.format_rewrite rules: copy iterations plus one compute iteration per rule",
-    options: &[],
+    description: "Apply sparse_iter.format_rewrite rules (or a built-in rule=bsr:B|ell:K|hyb:C:W0,W1,..): copy iterations plus one compute iteration per rule",
+    options: &[
+        PassOption {
+            name: "rule",
+            help: "built-in rule for the CSR buffer of `iteration`: bsr:B, ell:K or hyb:C:W0,W1,... (appends the new format's arrays as function parameters)",
+            required: false,
+        },
+        PassOption { name: "iteration", help: "label of the iteration whose CSR buffer a built-in rule decomposes", required: false },
+    ],
     dependent_dialects: "arith,scf",
     run,
 };
@@ -59,9 +67,17 @@ struct Rule<'c> {
     inverse: MlirAffineMap,
 }
 
-fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    if let Some(rule) = options.get("rule") {
+        let rule = BuiltinRule::parse(rule)
+            .map_err(|message| emit_error(root.location(), format!("decompose-format: {message}")))?;
+        let label = options
+            .get("iteration")
+            .ok_or_else(|| emit_error(root.location(), "decompose-format: a built-in rule needs option 'iteration'"))?;
+        builtin(context, root, label, &rule)?;
+    }
     let mut rules: Vec<Rule> = Vec::new();
     let mut iterations = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
@@ -113,6 +129,55 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         erase(rule.op);
     }
     Ok(())
+}
+
+/// Writes the rules of a built-in decomposition of the one sparse buffer
+/// that the iteration labelled `label` reads.
+fn builtin<'c>(
+    context: &'c Context,
+    root: OperationRef<'_, '_>,
+    label: &str,
+    rule: &BuiltinRule,
+) -> Result<(), PassFailed> {
+    let iterations = crate::sparse_iter_ops::find_iterations(root, label);
+    let [iteration] = iterations.as_slice() else {
+        return Err(emit_error(
+            root.location(),
+            format!("decompose-format: expected one sparse iteration labelled \"{label}\", found {}", iterations.len()),
+        ));
+    };
+    let iteration: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(iteration.to_raw()) };
+    // The input: a sparse buffer the iteration reads and never writes.
+    let (mut read, mut written): (Vec<Value<'c, 'c>>, Vec<Value<'c, 'c>>) = (Vec::new(), Vec::new());
+    iteration.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let (list, operand) = match name.as_string_ref().as_str() {
+            Ok("sparse_iter.load") => (&mut read, 0),
+            Ok("sparse_iter.store") => (&mut written, 1),
+            _ => return WalkResult::Advance,
+        };
+        if let Ok(buffer) = op.operand(operand) {
+            let buffer = unsafe { Value::<'c, 'c>::from_raw(buffer.to_raw()) };
+            if !list.contains(&buffer) {
+                list.push(buffer);
+            }
+        }
+        WalkResult::Advance
+    });
+    let sparse: Vec<Value<'c, 'c>> = read
+        .into_iter()
+        .filter(|buffer| !written.contains(buffer))
+        .filter(|&buffer| {
+            BufferDef::read(buffer)
+                .is_some_and(|def| def.axes.iter().any(|&a| Axis::read(a).is_some_and(|a| a.kind.is_sparse())))
+        })
+        .collect();
+    let [buffer] = sparse.as_slice() else {
+        return Err(emit_error(iteration.location(), format!("decompose-format: a built-in rule needs exactly one sparse input buffer (read, never written) in the iteration, found {}", sparse.len())));
+    };
+    let source = BufferDef::read(*buffer)
+        .ok_or_else(|| emit_error(iteration.location(), "buffer is not defined by a buffer op"))?;
+    emit_rules(context, iteration, *buffer, &source, rule)
 }
 
 /// Whether the body of `iteration` loads or stores `buffer`.

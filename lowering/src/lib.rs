@@ -6,6 +6,7 @@ pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
 pub mod decompose_format;
+pub mod format_rules;
 pub mod ir_builder;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;

@@ -49,3 +49,4 @@ func.func @axis_not_walked(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
   }
   return
 }
+

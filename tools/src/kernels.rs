@@ -410,3 +410,51 @@ pub fn prepare(
     };
     Ok(Prepared { op, format, function, args, reference, buckets, readback })
 }
+
+/// The parameters `decompose-format{rule=...}` appends to a kernel whose
+/// CSR input is `a`, built by the runtime's conversions: structure arrays
+/// as the rule documents them, value arrays as outputs for the copy
+/// iterations to fill, sizes.
+pub fn decomposition_args(rule: &sptir_lowering::format_rules::BuiltinRule, a: &Csr) -> Result<Vec<Data>, KernelError> {
+    use sptir_lowering::format_rules::BuiltinRule;
+    let padded = |indices: &[i32], mask: &[i32]| -> Vec<i32> {
+        indices.iter().zip(mask).map(|(&column, &real)| if real != 0 { column } else { a.cols() as i32 }).collect()
+    };
+    Ok(match rule {
+        BuiltinRule::Bsr(block) => {
+            let bsr = Bsr::from_csr(a, *block).map_err(|e| KernelError::Format("bsr", e))?;
+            vec![
+                Data::Ids(bsr.indptr().to_vec()),
+                Data::Ids(bsr.indices().to_vec()),
+                Data::Output(vec![0.0; bsr.values().len()]),
+                Data::Index(bsr.block_rows()),
+                Data::Index(bsr.block_cols()),
+                Data::Index(bsr.num_blocks()),
+            ]
+        }
+        BuiltinRule::Ell(width) => {
+            let ell = Ell::from_csr(a, Some(*width)).map_err(|e| KernelError::Format("ell", e))?;
+            vec![Data::Ids(padded(ell.indices(), &ell.mask())), Data::Output(vec![0.0; ell.values().len()])]
+        }
+        BuiltinRule::Hyb { partitions, widths } => {
+            let hyb = Hyb::from_csr(a, *partitions, widths).map_err(|e| KernelError::Format("hyb", e))?;
+            let mut args = Vec::new();
+            for bucket in hyb.buckets() {
+                args.extend([
+                    Data::Ids(bucket.row_indices().to_vec()),
+                    Data::Ids(padded(bucket.indices(), &bucket.mask())),
+                    Data::Output(vec![0.0; bucket.values().len()]),
+                    Data::Index(bucket.num_rows()),
+                ]);
+            }
+            args
+        }
+    })
+}
+
+impl Prepared {
+    /// Appends the parameters of a built-in decomposition of the CSR input.
+    pub fn append(&mut self, args: Vec<Data>) {
+        self.args.extend(args);
+    }
+}

@@ -1,0 +1,43 @@
+// Errors of lower-sparse-buffer on programs that pass the verifier.
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(lower-sparse-buffer)'
+
+// Stage I input: the coordinate-space load is still used (by arith.addf)
+// once the pass removes what it handles, so stage I must be lowered first.
+func.func @stage_one_input(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index):
+    // expected-error@+1 {{'sparse_iter.load' is still used after lowering; lower stage I first}}
+    %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    %w = arith.addf %v, %v : f32
+    sparse_iter.store %w, %B[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// An axis that escapes to a call cannot be removed.
+func.func private @use(!sparse_iter.axis)
+func.func @escaping_axis(%m: index) {
+  // expected-error@+1 {{'sparse_iter.dense_fixed' is still used after lowering; lower stage I first}}
+  %I = sparse_iter.dense_fixed %m
+  func.call @use(%I) : (!sparse_iter.axis) -> ()
+  return
+}
+
+// -----
+
+// A buffer passed in as a function argument has no value array or axes to
+// flatten positions with.
+func.func @buffer_without_definition(%A: !sparse_iter.buffer<1, f32>, %m: index) {
+  %c0 = arith.constant 0 : index
+  sparse_pos.for "it.0" spatial %c0 to %m {
+  ^bb0(%p: index):
+    // expected-error@+1 {{buffer is not defined by a buffer op}}
+    %v = sparse_pos.load %A[%p] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
