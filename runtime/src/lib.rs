@@ -6,6 +6,7 @@
 
 pub mod cpu;
 pub mod formats;
+pub mod graphs;
 pub mod load;
 pub mod mtx;
 pub mod random;

@@ -458,23 +458,10 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Folder with the real graphs; `SPTIR_GRAPHS_DIR` overrides the default.
-    pub(crate) fn graphs_dir() -> Option<PathBuf> {
-        let dir = std::env::var_os("SPTIR_GRAPHS_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("/work/shared/data/graphs"));
-        if dir.is_dir() {
-            Some(dir)
-        } else {
-            println!("skipping: graph folder {} does not exist", dir.display());
-            None
-        }
-    }
-
     /// Checks shape, nnz, symmetry, self-loops and longest row against the README table.
     fn check_graph(name: &str, n: usize, nnz: usize, diag: usize, max_row: usize) {
-        let Some(dir) = graphs_dir() else { return };
-        let a = read_matrix_market(dir.join(format!("{name}.mtx.gz"))).unwrap();
+        let Some(path) = crate::graphs::locate_or_skip(name) else { return };
+        let a = read_matrix_market(path).unwrap();
         a.validate().unwrap();
         assert_eq!((a.rows(), a.cols(), a.nnz()), (n, n, nnz), "{name}");
         assert!(a.values().iter().all(|&v| v == 1.0));

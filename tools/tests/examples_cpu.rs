@@ -16,7 +16,6 @@ use sptir_runtime::{
     SplitMix64,
 };
 use sptir_tools::context::create_context;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 const TOLERANCE: f64 = 1e-5;
@@ -179,37 +178,14 @@ fn synthetic() -> Vec<(String, Csr)> {
     cases
 }
 
-/// The folder with the graph files: `SPTIR_GRAPHS_DIR`, else the project's
-/// `data/graphs` when it exists, else `/work/shared/data/graphs`.
-fn graphs_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SPTIR_GRAPHS_DIR") {
-        return PathBuf::from(dir);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let local = root.parent().unwrap_or(&root).join("data/graphs");
-    if local.is_dir() {
-        return local;
-    }
-    PathBuf::from("/work/shared/data/graphs")
-}
-
 /// cora, citeseer and pubmed, loaded once per process; a missing folder or
 /// file is skipped with a message.
 fn graphs() -> &'static [(String, Csr)] {
     static GRAPHS: OnceLock<Vec<(String, Csr)>> = OnceLock::new();
     GRAPHS.get_or_init(|| {
-        let dir = graphs_dir();
-        if !dir.is_dir() {
-            println!("skipping: graph folder {} does not exist (set SPTIR_GRAPHS_DIR)", dir.display());
-            return Vec::new();
-        }
         let mut graphs = Vec::new();
         for name in ["cora", "citeseer", "pubmed"] {
-            let path = dir.join(format!("{name}.mtx.gz"));
-            if !path.exists() {
-                println!("skipping: {} does not exist", path.display());
-                continue;
-            }
+            let Some(path) = sptir_runtime::graphs::locate_or_skip(name) else { continue };
             let a = load_matrix(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             println!("graph {name}: {} ({}x{}, {} entries)", path.display(), a.rows(), a.cols(), a.nnz());
             graphs.push((name.to_string(), a));
