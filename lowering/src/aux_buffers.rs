@@ -102,7 +102,9 @@ impl<'c> AuxBuffers<'c> {
                 .axes(&axes)
                 .build(),
         );
-        assume_domain(&builder, buffer, axis.length);
+        // Coordinates lie in [0, length - 1].
+        let one = builder.index(1);
+        assume_domain(&builder, buffer, builder.sub(axis.length, one));
         self.indices.insert(key(axis.value), buffer);
         Ok(detach(buffer))
     }

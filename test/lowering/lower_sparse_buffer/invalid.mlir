@@ -1,18 +1,33 @@
 // Errors of lower-sparse-buffer on programs that pass the verifier.
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(lower-sparse-buffer)'
 
-// Stage I input: the coordinate-space load is still used (by arith.addf)
-// once the pass removes what it handles, so stage I must be lowered first.
+// Stage I input is refused before anything is removed.
 func.func @stage_one_input(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
   %I = sparse_iter.dense_fixed %m
   %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
   %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{'sparse_iter.iterate' is stage I; run lower-sparse-iter (and decompose-format for rules) first}}
   sparse_iter.iterate "it" [%I] "S" body {
   ^bb0(%i: index):
-    // expected-error@+1 {{'sparse_iter.load' is still used after lowering; lower stage I first}}
     %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
     %w = arith.addf %v, %v : f32
     sparse_iter.store %w, %B[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// A copy whose loads feed only stores used to vanish silently.
+func.func @stage_one_copy(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{'sparse_iter.iterate' is stage I}}
+  sparse_iter.iterate "copy" [%I] "S" body {
+  ^bb0(%i: index):
+    %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %v, %B[%i] : !sparse_iter.buffer<1, f32>
   }
   return
 }

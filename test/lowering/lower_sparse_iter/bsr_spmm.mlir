@@ -17,8 +17,10 @@
 //  CHECK-NEXT: %[[J:[^ ]+]] = sparse_iter.sparse_variable %[[I]], %arg0, %arg1 length %arg6 nnz %arg7 sorted
 //  CHECK-NEXT: %[[JV:[^ ]+]] = sparse_iter.dense_variable %[[I]], %arg0 length %arg6 nnz %arg7 : memref<?xi32>
 //  CHECK-NEXT: %[[JIDX:[^ ]+]] = sparse_iter.match_buffer %arg1[%[[I]], %[[JV]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z0:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z0:[^ ]+]] = arith.subi %arg6, %[[ONE_Z0]] : index
 //  CHECK-NEXT: %[[Z0:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z0]], %arg6] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z0]], %[[HI_Z0]]] : <2, i32>
 //  CHECK-NEXT: %[[JPTR:[^ ]+]] = sparse_iter.match_buffer %arg0[%[[I]]] extra 1 : memref<?xi32> -> <1, i32>
 //  CHECK-NEXT: %[[Z1:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.assume_domain %[[JPTR]] in [%[[Z1]], %arg7] : <1, i32>

@@ -16,8 +16,10 @@
 //  CHECK-NEXT: %[[I:[^ ]+]] = sparse_iter.sparse_variable %[[J]], %arg0, %arg1 length %arg5 nnz %arg7 sorted
 //  CHECK-NEXT: %[[IV:[^ ]+]] = sparse_iter.dense_variable %[[J]], %arg0 length %arg5 nnz %arg7 : memref<?xi32>
 //  CHECK-NEXT: %[[IIDX:[^ ]+]] = sparse_iter.match_buffer %arg1[%[[J]], %[[IV]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z0:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z0:[^ ]+]] = arith.subi %arg5, %[[ONE_Z0]] : index
 //  CHECK-NEXT: %[[Z0:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[IIDX]] in [%[[Z0]], %arg5] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[IIDX]] in [%[[Z0]], %[[HI_Z0]]] : <2, i32>
 //  CHECK-NEXT: %[[IPTR:[^ ]+]] = sparse_iter.match_buffer %arg0[%[[J]]] extra 1 : memref<?xi32> -> <1, i32>
 //  CHECK-NEXT: %[[Z1:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.assume_domain %[[IPTR]] in [%[[Z1]], %arg7] : <1, i32>

@@ -19,16 +19,20 @@
 //  CHECK-NEXT: %[[J:[^ ]+]] = sparse_iter.sparse_variable %[[I]], %arg0, %arg1 length %arg8 nnz %arg10 sorted
 //  CHECK-NEXT: %[[JV:[^ ]+]] = sparse_iter.dense_variable %[[I]], %arg0 length %arg8 nnz %arg10 : memref<?xi32>
 //  CHECK-NEXT: %[[JIDX:[^ ]+]] = sparse_iter.match_buffer %arg1[%[[I]], %[[JV]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z0:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z0:[^ ]+]] = arith.subi %arg8, %[[ONE_Z0]] : index
 //  CHECK-NEXT: %[[Z0:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z0]], %arg8] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z0]], %[[HI_Z0]]] : <2, i32>
 //  CHECK-NEXT: %[[JPTR:[^ ]+]] = sparse_iter.match_buffer %arg0[%[[I]]] extra 1 : memref<?xi32> -> <1, i32>
 //  CHECK-NEXT: %[[Z1:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.assume_domain %[[JPTR]] in [%[[Z1]], %arg10] : <1, i32>
 //  CHECK-NEXT: %[[K:[^ ]+]] = sparse_iter.sparse_variable %[[J]], %arg2, %arg3 length %arg9 nnz %arg11 sorted
 //  CHECK-NEXT: %[[KV:[^ ]+]] = sparse_iter.dense_variable %[[J]], %arg2 length %arg9 nnz %arg11 : memref<?xi32>
 //  CHECK-NEXT: %[[KIDX:[^ ]+]] = sparse_iter.match_buffer %arg3[%[[I]], %[[J]], %[[KV]]] : memref<?xi32> -> <3, i32>
+//  CHECK-NEXT: %[[ONE_Z2:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z2:[^ ]+]] = arith.subi %arg9, %[[ONE_Z2]] : index
 //  CHECK-NEXT: %[[Z2:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[KIDX]] in [%[[Z2]], %arg9] : <3, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[KIDX]] in [%[[Z2]], %[[HI_Z2]]] : <3, i32>
 //  CHECK-NEXT: %[[KPTR:[^ ]+]] = sparse_iter.match_buffer %arg2[%[[I]], %[[J]]] extra 1 : memref<?xi32> -> <2, i32>
 //  CHECK-NEXT: %[[Z3:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.assume_domain %[[KPTR]] in [%[[Z3]], %arg11] : <2, i32>

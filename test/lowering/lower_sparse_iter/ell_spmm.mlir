@@ -17,8 +17,10 @@
 //  CHECK-NEXT: %[[J:[^ ]+]] = sparse_iter.sparse_fixed %[[I]], %arg0 length %arg5 nnz_cols %arg6 : memref<?xi32>
 //  CHECK-NEXT: %[[JV:[^ ]+]] = sparse_iter.dense_fixed %arg6
 //  CHECK-NEXT: %[[JIDX:[^ ]+]] = sparse_iter.match_buffer %arg0[%[[I]], %[[JV]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z0:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z0:[^ ]+]] = arith.subi %arg5, %[[ONE_Z0]] : index
 //  CHECK-NEXT: %[[Z0:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z0]], %arg5] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z0]], %[[HI_Z0]]] : <2, i32>
 //  CHECK-NEXT: %[[JD:[^ ]+]] = sparse_iter.dense_fixed %arg5
 //  CHECK-NEXT: %[[K:[^ ]+]] = sparse_iter.dense_fixed %arg7
 //  CHECK-NEXT: %[[A:[^ ]+]] = sparse_iter.match_buffer %arg1[%[[I]], %[[J]]]

@@ -34,13 +34,17 @@
 //  CHECK-NEXT: %[[I0:[^ ]+]] = sparse_iter.sparse_fixed %[[O0]], %arg9 length %arg5 nnz_cols %arg13 : memref<?xi32>
 //  CHECK-NEXT: %[[I0V:[^ ]+]] = sparse_iter.dense_fixed %arg13
 //  CHECK-NEXT: %[[I0IDX:[^ ]+]] = sparse_iter.match_buffer %arg9[%[[O0]], %[[I0V]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z0:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z0:[^ ]+]] = arith.subi %arg5, %[[ONE_Z0]] : index
 //  CHECK-NEXT: %[[Z0:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[I0IDX]] in [%[[Z0]], %arg5] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[I0IDX]] in [%[[Z0]], %[[HI_Z0]]] : <2, i32>
 //  CHECK-NEXT: %[[J0:[^ ]+]] = sparse_iter.sparse_fixed %[[I0]], %arg10 length %arg6 nnz_cols %arg14 : memref<?xi32>
 //  CHECK-NEXT: %[[J0V:[^ ]+]] = sparse_iter.dense_fixed %arg14
 //  CHECK-NEXT: %[[J0IDX:[^ ]+]] = sparse_iter.match_buffer %arg10[%[[O0]], %[[I0]], %[[J0V]]] : memref<?xi32> -> <3, i32>
+//  CHECK-NEXT: %[[ONE_Z1:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z1:[^ ]+]] = arith.subi %arg6, %[[ONE_Z1]] : index
 //  CHECK-NEXT: %[[Z1:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[J0IDX]] in [%[[Z1]], %arg6] : <3, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[J0IDX]] in [%[[Z1]], %[[HI_Z1]]] : <3, i32>
 //  CHECK-NEXT: %[[A0:[^ ]+]] = sparse_iter.match_buffer %arg12[%[[O0]], %[[I0]], %[[J0]]]
 //  CHECK-NEXT: %[[M0:[^ ]+]] = sparse_iter.match_buffer %arg11[%[[O0]], %[[I0]], %[[J0]]]
 
@@ -49,13 +53,17 @@
 //  CHECK-NEXT: %[[I1:[^ ]+]] = sparse_iter.sparse_fixed %[[O1]], %arg15 length %arg5 nnz_cols %arg19 : memref<?xi32>
 //  CHECK-NEXT: %[[I1V:[^ ]+]] = sparse_iter.dense_fixed %arg19
 //  CHECK-NEXT: %[[I1IDX:[^ ]+]] = sparse_iter.match_buffer %arg15[%[[O1]], %[[I1V]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z2:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z2:[^ ]+]] = arith.subi %arg5, %[[ONE_Z2]] : index
 //  CHECK-NEXT: %[[Z2:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[I1IDX]] in [%[[Z2]], %arg5] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[I1IDX]] in [%[[Z2]], %[[HI_Z2]]] : <2, i32>
 //  CHECK-NEXT: %[[J1:[^ ]+]] = sparse_iter.sparse_fixed %[[I1]], %arg16 length %arg6 nnz_cols %arg20 : memref<?xi32>
 //  CHECK-NEXT: %[[J1V:[^ ]+]] = sparse_iter.dense_fixed %arg20
 //  CHECK-NEXT: %[[J1IDX:[^ ]+]] = sparse_iter.match_buffer %arg16[%[[O1]], %[[I1]], %[[J1V]]] : memref<?xi32> -> <3, i32>
+//  CHECK-NEXT: %[[ONE_Z3:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z3:[^ ]+]] = arith.subi %arg6, %[[ONE_Z3]] : index
 //  CHECK-NEXT: %[[Z3:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[J1IDX]] in [%[[Z3]], %arg6] : <3, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[J1IDX]] in [%[[Z3]], %[[HI_Z3]]] : <3, i32>
 //  CHECK-NEXT: %[[A1:[^ ]+]] = sparse_iter.match_buffer %arg18[%[[O1]], %[[I1]], %[[J1]]]
 //  CHECK-NEXT: %[[M1:[^ ]+]] = sparse_iter.match_buffer %arg17[%[[O1]], %[[I1]], %[[J1]]]
 

@@ -19,16 +19,20 @@
 //  CHECK-NEXT: %[[I:[^ ]+]] = sparse_iter.sparse_variable %[[R]], %arg0, %arg1 length %arg9 nnz %arg11 sorted
 //  CHECK-NEXT: %[[IV:[^ ]+]] = sparse_iter.dense_variable %[[R]], %arg0 length %arg9 nnz %arg11 : memref<?xi32>
 //  CHECK-NEXT: %[[IIDX:[^ ]+]] = sparse_iter.match_buffer %arg1[%[[R]], %[[IV]]] : memref<?xi32> -> <2, i32>
+//  CHECK-NEXT: %[[ONE_Z0:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z0:[^ ]+]] = arith.subi %arg9, %[[ONE_Z0]] : index
 //  CHECK-NEXT: %[[Z0:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[IIDX]] in [%[[Z0]], %arg9] : <2, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[IIDX]] in [%[[Z0]], %[[HI_Z0]]] : <2, i32>
 //  CHECK-NEXT: %[[IPTR:[^ ]+]] = sparse_iter.match_buffer %arg0[%[[R]]] extra 1 : memref<?xi32> -> <1, i32>
 //  CHECK-NEXT: %[[Z1:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.assume_domain %[[IPTR]] in [%[[Z1]], %arg11] : <1, i32>
 //  CHECK-NEXT: %[[J:[^ ]+]] = sparse_iter.sparse_variable %[[I]], %arg2, %arg3 length %arg10 nnz %arg12 sorted
 //  CHECK-NEXT: %[[JV:[^ ]+]] = sparse_iter.dense_variable %[[I]], %arg2 length %arg10 nnz %arg12 : memref<?xi32>
 //  CHECK-NEXT: %[[JIDX:[^ ]+]] = sparse_iter.match_buffer %arg3[%[[R]], %[[I]], %[[JV]]] : memref<?xi32> -> <3, i32>
+//  CHECK-NEXT: %[[ONE_Z2:[^ ]+]] = arith.constant 1 : index
+//  CHECK-NEXT: %[[HI_Z2:[^ ]+]] = arith.subi %arg10, %[[ONE_Z2]] : index
 //  CHECK-NEXT: %[[Z2:[^ ]+]] = arith.constant 0 : index
-//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z2]], %arg10] : <3, i32>
+//  CHECK-NEXT: sparse_pos.assume_domain %[[JIDX]] in [%[[Z2]], %[[HI_Z2]]] : <3, i32>
 //  CHECK-NEXT: %[[JPTR:[^ ]+]] = sparse_iter.match_buffer %arg2[%[[R]], %[[I]]] extra 1 : memref<?xi32> -> <2, i32>
 //  CHECK-NEXT: %[[Z3:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.assume_domain %[[JPTR]] in [%[[Z3]], %arg12] : <2, i32>
