@@ -50,9 +50,13 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     });
     let named = |wanted: &'static str| ops.iter().filter(move |(name, _)| name == wanted).map(|(_, op)| *op);
     // Stage I code would otherwise vanish with the definitions it uses.
-    const STAGE_ONE: [&str; 4] = ["sparse_iter.iterate", "sparse_iter.load", "sparse_iter.store", "sparse_iter.format_rewrite"];
+    const STAGE_ONE: [&str; 4] =
+        ["sparse_iter.iterate", "sparse_iter.load", "sparse_iter.store", "sparse_iter.format_rewrite"];
     if let Some((name, op)) = ops.iter().find(|(name, _)| STAGE_ONE.contains(&name.as_str())) {
-        return Err(emit_error(op.location(), format!("'{name}' is stage I; run lower-sparse-iter (and decompose-format for rules) first")));
+        return Err(emit_error(
+            op.location(),
+            format!("'{name}' is stage I; run lower-sparse-iter (and decompose-format for rules) first"),
+        ));
     }
 
     // Allocations first, so accesses find their storage.

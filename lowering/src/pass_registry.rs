@@ -149,7 +149,8 @@ extern "C" {
     );
 }
 
-fn string_ref(text: &'static str) -> MlirStringRef {
+/// A C string reference to static text.
+pub(crate) fn string_ref(text: &'static str) -> MlirStringRef {
     MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
 }
 

@@ -3,6 +3,7 @@
 //! works in any textual pipeline and `sptir-opt --sptir-to-cpu` is a
 //! shorthand for it.
 
+use crate::pass_registry::string_ref;
 use mlir_sys::MlirStringRef;
 
 pub struct Pipeline {
@@ -35,10 +36,6 @@ pub static PIPELINES: &[Pipeline] = &[SPTIR_TO_STAGE3, SPTIR_TO_CPU];
 
 extern "C" {
     fn sptirRegisterPassPipeline(argument: MlirStringRef, description: MlirStringRef, elements: MlirStringRef);
-}
-
-fn string_ref(text: &'static str) -> MlirStringRef {
-    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
 }
 
 pub(crate) fn register() {

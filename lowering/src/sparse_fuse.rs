@@ -5,7 +5,7 @@
 //! positions of the last axis and recovers the others.
 
 use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_iter_ops::{find_iterations, IterationInfo};
+use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
@@ -24,14 +24,9 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let label = options.get("iteration").unwrap_or_default();
     let loops =
         options.index_list("loops").map_err(|message| emit_error(root.location(), message))?.unwrap_or_default();
-    let iterations = find_iterations(root, label);
-    if iterations.is_empty() {
-        return Err(emit_error(root.location(), format!("sparse-fuse: no sparse iteration labelled \"{label}\"")));
-    }
-    for op in iterations {
+    for op in scheduled_iterations(root, options, "sparse-fuse")? {
         fuse(op, &loops)?;
     }
     Ok(())

@@ -24,6 +24,24 @@ pub fn find_iterations<'c: 'a, 'a>(root: OperationRef<'c, 'a>, label: &str) -> V
     found
 }
 
+/// The iterations a stage I schedule named by `pass` acts on: those
+/// labelled by its `iteration` option; none is an error at `root`.
+pub fn scheduled_iterations<'c: 'a, 'a>(
+    root: OperationRef<'c, 'a>,
+    options: &crate::pass_registry::PassOptions,
+    pass: &str,
+) -> Result<Vec<OperationRef<'c, 'a>>, crate::pass_registry::PassFailed> {
+    let label = options.get("iteration").unwrap_or_default();
+    let iterations = find_iterations(root, label);
+    if iterations.is_empty() {
+        return Err(crate::pass_registry::emit_error(
+            root.location(),
+            format!("{pass}: no sparse iteration labelled \"{label}\""),
+        ));
+    }
+    Ok(iterations)
+}
+
 pub fn is_iteration<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
     op.name().as_string_ref().as_str() == Ok(ITERATE)
 }

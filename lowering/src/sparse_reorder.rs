@@ -7,7 +7,7 @@
 //! unchanged; only the axis list, kinds and argument order move.
 
 use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_iter_ops::{find_iterations, IterationInfo};
+use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
     block::BlockLike,
@@ -33,14 +33,9 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let label = options.get("iteration").unwrap_or_default();
     let order =
         options.index_list("order").map_err(|message| emit_error(root.location(), message))?.unwrap_or_default();
-    let iterations = find_iterations(root, label);
-    if iterations.is_empty() {
-        return Err(emit_error(root.location(), format!("sparse-reorder: no sparse iteration labelled \"{label}\"")));
-    }
-    for iteration in iterations {
+    for iteration in scheduled_iterations(root, options, "sparse-reorder")? {
         reorder(iteration, &order)?;
     }
     Ok(())
