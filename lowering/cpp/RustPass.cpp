@@ -17,6 +17,9 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/TypeID.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
 
 #include <memory>
 #include <string>
@@ -125,21 +128,53 @@ extern "C" void sptirRegisterRustPass(MlirStringRef name, MlirStringRef argument
 
 /// Registers `argument` as a named pipeline that expands to `elements`
 /// (a textual pipeline nested in the op it is scheduled on), so
-/// `builtin.module(sptir-to-cpu)` works in any textual pipeline.
+/// `builtin.module(sptir-to-cpu)` works in any textual pipeline. `defaults`
+/// lists the pipeline's options as `key=value` pairs; each `$key` in
+/// `elements` is replaced by the value given in the pipeline's `{...}` or by
+/// its default.
 extern "C" void sptirRegisterPassPipeline(MlirStringRef argument,
                                           MlirStringRef description,
-                                          MlirStringRef elements) {
+                                          MlirStringRef elements,
+                                          MlirStringRef defaults) {
   std::string text = unwrap(elements).str();
+  std::string name = unwrap(argument).str();
+  auto parsePairs = [](llvm::StringRef list,
+                       llvm::StringMap<std::string> &into,
+                       const llvm::StringMap<std::string> *known)
+      -> std::optional<std::string> {
+    llvm::SmallVector<llvm::StringRef> items;
+    list.split(items, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef item : items) {
+      auto [key, value] = item.split('=');
+      if (value.empty())
+        return ("option '" + key + "' needs a value (key=value)").str();
+      if (known && !known->count(key))
+        return ("unknown option '" + key + "'").str();
+      into[key] = value.str();
+    }
+    return std::nullopt;
+  };
+  llvm::StringMap<std::string> fallback;
+  (void)parsePairs(unwrap(defaults), fallback, nullptr);
   mlir::registerPassPipeline(
       unwrap(argument), unwrap(description),
-      [text](mlir::OpPassManager &pm, llvm::StringRef options,
-             llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
-                 errorHandler) -> mlir::LogicalResult {
-        if (!options.empty())
-          return errorHandler("this pipeline takes no options");
+      [text, name, fallback, parsePairs](
+          mlir::OpPassManager &pm, llvm::StringRef options,
+          llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+              errorHandler) -> mlir::LogicalResult {
+        llvm::StringMap<std::string> values = fallback;
+        if (auto error = parsePairs(options, values, &fallback))
+          return errorHandler("pipeline '" + name + "': " + *error);
+        std::string expanded = text;
+        for (auto &entry : values) {
+          std::string key = ("$" + entry.getKey()).str();
+          for (size_t at = expanded.find(key); at != std::string::npos;
+               at = expanded.find(key, at + entry.getValue().size()))
+            expanded.replace(at, key.size(), entry.getValue());
+        }
         std::string error;
         llvm::raw_string_ostream stream(error);
-        if (mlir::failed(mlir::parsePassPipeline(text, pm, stream)))
+        if (mlir::failed(mlir::parsePassPipeline(expanded, pm, stream)))
           return errorHandler(stream.str());
         return mlir::success();
       },

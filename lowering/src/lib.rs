@@ -8,12 +8,16 @@ pub mod buffer;
 pub mod decompose_format;
 pub mod format_rules;
 pub mod ir_builder;
+pub mod lower_loop_bindings;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod pass_registry;
 pub mod pipelines;
 pub mod sparse_fuse;
 pub mod sparse_iter_ops;
+pub mod sparse_pos_auto_bind;
+pub mod sparse_pos_bind;
+pub mod sparse_pos_ops;
 pub mod sparse_reorder;
 
 use pass_registry::PassDef;
@@ -25,7 +29,10 @@ pub static PASSES: &[PassDef] = &[
     sparse_fuse::PASS,
     decompose_format::PASS,
     lower_sparse_iter::PASS,
+    sparse_pos_bind::PASS,
+    sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,
+    lower_loop_bindings::PASS,
 ];
 
 static REGISTERED: Once = Once::new();

@@ -9,8 +9,10 @@ use mlir_sys::MlirStringRef;
 pub struct Pipeline {
     pub argument: &'static str,
     pub description: &'static str,
-    /// Passes nested in `builtin.module(...)`.
+    /// Passes nested in `builtin.module(...)`; `$key` stands for an option.
     pub elements: &'static str,
+    /// The options and their defaults, `key=value` separated by spaces.
+    pub defaults: &'static str,
 }
 
 /// Stage I -> II -> III: sparse iterations become `scf` loops over 1-D
@@ -19,6 +21,7 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
     argument: "sptir-to-stage3",
     description: "Lower stage I (sparse_iter) through stage II (sparse_pos) to scf/memref/arith",
     elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse",
+    defaults: "",
 };
 
 /// Stage I -> LLVM dialect for the CPU. Functions get C wrappers
@@ -30,12 +33,42 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
                func.func(llvm-request-c-wrappers),convert-scf-to-cf,expand-strided-metadata,\
                finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
                convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
+    defaults: "",
 };
 
-pub static PIPELINES: &[Pipeline] = &[SPTIR_TO_STAGE3, SPTIR_TO_CPU];
+/// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
+/// become kernels, compiled to PTX in-process for `chip`; the host side is
+/// lowered to the LLVM dialect with C wrappers, its launches calling the
+/// `mgpu*` runtime functions.
+pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
+    argument: "sptir-stage2-to-gpu",
+    description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
+    elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,gpu-kernel-outlining,\
+               nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
+               gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
+               gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
+               gpu-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
+               convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
+    defaults: "chip=sm_90",
+};
+
+/// Stage I -> GPU with the default schedule (`sparse-pos-auto-bind`).
+pub const SPTIR_TO_GPU: Pipeline = Pipeline {
+    argument: "sptir-to-gpu",
+    description: "Lower stage I to GPU kernels in PTX with the default schedule (option chip=sm_90)",
+    elements: "lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-gpu{chip=$chip}",
+    defaults: "chip=sm_90",
+};
+
+pub static PIPELINES: &[Pipeline] = &[SPTIR_TO_STAGE3, SPTIR_TO_CPU, SPTIR_STAGE2_TO_GPU, SPTIR_TO_GPU];
 
 extern "C" {
-    fn sptirRegisterPassPipeline(argument: MlirStringRef, description: MlirStringRef, elements: MlirStringRef);
+    fn sptirRegisterPassPipeline(
+        argument: MlirStringRef,
+        description: MlirStringRef,
+        elements: MlirStringRef,
+        defaults: MlirStringRef,
+    );
 }
 
 pub(crate) fn register() {
@@ -45,6 +78,7 @@ pub(crate) fn register() {
                 string_ref(pipeline.argument),
                 string_ref(pipeline.description),
                 string_ref(pipeline.elements),
+                string_ref(pipeline.defaults),
             )
         }
     }

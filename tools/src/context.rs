@@ -10,6 +10,10 @@ use std::sync::Once;
 
 static PASSES: Once = Once::new();
 
+/// Dialects whose ops sptir's pipelines create.
+const PIPELINE_DIALECTS: [&str; 12] =
+    ["func", "arith", "math", "memref", "scf", "cf", "gpu", "nvvm", "llvm", "index", "sparse_iter", "sparse_pos"];
+
 /// Registers every upstream pass and every sptir pass (once per process).
 pub fn register_passes() {
     PASSES.call_once(register_all_passes);
@@ -32,5 +36,11 @@ pub fn create_context() -> Context {
     register_all_llvm_translations(&context);
     // Diagnostics must come out in source order, as FileCheck expects.
     context.enable_multi_threading(false);
+    // A nested pipeline such as `gpu.module(...)` only matches ops of a
+    // dialect that was loaded when the pipeline was built, and the GPU
+    // pipeline creates gpu.module ops itself.
+    for dialect in PIPELINE_DIALECTS {
+        context.get_or_load_dialect(dialect);
+    }
     context
 }

@@ -1,0 +1,311 @@
+//! `lower-loop-bindings`: stage III loops bound to GPU dimensions (the
+//! `bind` attribute that `sparse-pos-bind` sets, kept on `scf.for`) become
+//! one `gpu.launch` per outermost bound loop. A loop bound to `blockIdx.d`
+//! sets grid dimension `d` to its trip count and becomes `lb + blockIdx.d`;
+//! one bound to `threadIdx.d` does the same with the block. The trip counts
+//! must be known before the launch, so their bounds must be defined outside
+//! the outermost bound loop. Loops marked `atomic` have their stores turned
+//! into atomic additions (their bodies must accumulate: `x = x + v`). A
+//! launch whose outermost bound loop is a thread loop has a grid of one
+//! block (canonicalization folds away loops of one iteration, such as the
+//! placeholder axis of an ELL bucket).
+
+use crate::{
+    axis::detach,
+    ir_builder::Builder,
+    lower_sparse_iter::erase,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    sparse_pos_bind::DIMENSIONS,
+};
+use melior::{
+    dialect::ods::{gpu, memref},
+    ir::{
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::IntegerType,
+        Block, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::mlirValueReplaceAllUsesOfWith;
+
+pub const PASS: PassDef = PassDef {
+    name: "LowerLoopBindings",
+    argument: "lower-loop-bindings",
+    description: "Turn scf.for loops bound to blockIdx/threadIdx into gpu.launch",
+    options: &[],
+    dependent_dialects: "arith,gpu,memref,scf",
+    run,
+};
+
+fn binding(op: &OperationRef<'_, '_>) -> Option<usize> {
+    let bind = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok())?;
+    DIMENSIONS.iter().position(|&d| d == bind.value())
+}
+
+fn is_for(op: &OperationRef<'_, '_>) -> bool {
+    op.name().as_string_ref().as_str() == Ok("scf.for")
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut outermost = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if is_for(&op) && binding(&op).is_some() {
+            outermost.push(op);
+            return WalkResult::Skip;
+        }
+        WalkResult::Advance
+    });
+    for op in outermost {
+        launch(context, op)?;
+    }
+    Ok(())
+}
+
+/// Whether `inner` is nested in `outer`.
+fn encloses(outer: OperationRef<'_, '_>, inner: OperationRef<'_, '_>) -> bool {
+    let mut current = inner.parent_operation();
+    while let Some(parent) = current {
+        if parent == outer {
+            return true;
+        }
+        current = parent.parent_operation();
+    }
+    false
+}
+
+/// Whether `value` is defined outside `op` (so it is known before `op` runs).
+fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let mut found_inside = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if inner.results().any(|result| Value::from(result) == value) {
+            found_inside = true;
+            return WalkResult::Interrupt;
+        }
+        for region in inner.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                if (0..current.argument_count()).any(|i| current.argument(i).is_ok_and(|a| Value::from(a) == value)) {
+                    found_inside = true;
+                }
+                block = current.next_in_region();
+            }
+        }
+        if found_inside {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    !found_inside
+}
+
+fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = outer.location();
+    let mut bound: Vec<(OperationRef<'c, 'c>, usize)> = Vec::new();
+    outer.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if is_for(&op) {
+            if let Some(dimension) = binding(&op) {
+                bound.push((op, dimension));
+            }
+        }
+        WalkResult::Advance
+    });
+    let builder =
+        Builder::before(context, outer).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
+    let one = builder.index(1);
+    let mut sizes = [one; 6];
+    // Sibling loops may share a dimension (an init nest and the compute nest
+    // both over threads) if they agree on its bounds; nested ones may not.
+    let mut bounds: [Option<(Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)>; 6] = [None; 6];
+    for &(op, dimension) in &bound {
+        let operand = |n| op.operand(n).map(detach).map_err(|_| emit_error(location, "malformed scf.for"));
+        let (lower, upper) = (operand(0)?, operand(1)?);
+        if !defined_outside(lower, outer) || !defined_outside(upper, outer) {
+            return Err(emit_error(
+                op.location(),
+                format!("lower-loop-bindings: the bounds of the loop bound to {} must be known before the launch (defined outside the outermost bound loop)", DIMENSIONS[dimension]),
+            ));
+        }
+        match bounds[dimension] {
+            None => {
+                bounds[dimension] = Some((lower, upper, op));
+                sizes[dimension] = builder.sub(upper, lower);
+            }
+            Some((first_lower, first_upper, first)) => {
+                if encloses(first, op) {
+                    return Err(emit_error(
+                        op.location(),
+                        format!("lower-loop-bindings: nested loops are both bound to {}", DIMENSIONS[dimension]),
+                    ));
+                }
+                if (first_lower, first_upper) != (lower, upper) {
+                    return Err(emit_error(
+                        op.location(),
+                        format!(
+                            "lower-loop-bindings: loops bound to {} in one launch must have the same bounds",
+                            DIMENSIONS[dimension]
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    // With several threads per block, a store outside the thread-bound
+    // loops would run once per thread.
+    let thread_loops: Vec<OperationRef<'c, 'c>> = bound.iter().filter(|(_, d)| *d >= 3).map(|(op, _)| *op).collect();
+    if !thread_loops.is_empty() {
+        let mut stray = None;
+        outer.walk(WalkOrder::PreOrder, |op| {
+            let name = op.name();
+            let name = name.as_string_ref().as_str().unwrap_or_default();
+            if name == "memref.store" || name == "memref.atomic_rmw" {
+                let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+                if !thread_loops.iter().any(|l| encloses(*l, op)) {
+                    stray = Some(op.location());
+                    return WalkResult::Interrupt;
+                }
+            }
+            WalkResult::Advance
+        });
+        if let Some(at) = stray {
+            return Err(emit_error(at, "lower-loop-bindings: this store is outside every loop bound to threads, so each thread of the block would repeat it; bind its loop to threads too"));
+        }
+    }
+
+    let index = Type::index(context);
+    let body = Block::new(&[(index, location); 12]);
+    let terminator = body.append_operation(gpu::terminator(context, location).into());
+    let terminator: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(terminator.to_raw()) };
+    let ids: Vec<Value<'c, 'c>> =
+        (0..6).map(|i| detach(body.argument(i).expect("launch id argument").into())).collect();
+    let region = Region::new();
+    region.append_block(body);
+    let launch = builder.insert(
+        gpu::LaunchOperation::builder(context, location)
+            .async_dependencies(&[])
+            .grid_size_x(sizes[0])
+            .grid_size_y(sizes[1])
+            .grid_size_z(sizes[2])
+            .block_size_x(sizes[3])
+            .block_size_y(sizes[4])
+            .block_size_z(sizes[5])
+            .body(region)
+            .build(),
+    );
+    // The generated builder leaves the segment sizes out: no async
+    // dependencies, six sizes, no cluster, no dynamic shared memory.
+    let mut launch = unsafe { OperationRefMut::from_raw(launch.to_raw()) };
+    launch.set_inherent_attribute(
+        "operandSegmentSizes",
+        DenseI32ArrayAttribute::new(context, &[0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]).into(),
+    );
+    // Kernel outlining reads the workgroup attribution count from here.
+    launch.set_discardable_attribute(
+        "workgroup_attributions",
+        IntegerAttribute::new(IntegerType::new(context, 64).into(), 0).into(),
+    );
+    unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(terminator);
+
+    // Innermost first, so each loop is still in place when inlined.
+    for &(op, dimension) in bound.iter().rev() {
+        let atomic = op.has_attribute("atomic");
+        inline_loop(context, op, ids[dimension], atomic)?;
+    }
+    Ok(())
+}
+
+/// Replaces a bound loop by its body at position `lb + id`.
+fn inline_loop<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    id: Value<'c, 'c>,
+    atomic: bool,
+) -> Result<(), PassFailed> {
+    let location = op.location();
+    let builder =
+        Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
+    let lower = detach(op.operand(0).map_err(|_| emit_error(location, "malformed scf.for"))?);
+    let position = builder.add(lower, id);
+    let block =
+        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    if let Ok(iv) = block.argument(0) {
+        unsafe { mlirValueReplaceAllUsesOfWith(iv.to_raw(), position.to_raw()) };
+    }
+    if atomic {
+        make_atomic(context, op)?;
+    }
+    let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(inner) = next {
+        next = inner.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_none() {
+            break; // scf.yield
+        }
+        unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(op);
+    }
+    erase(op);
+    Ok(())
+}
+
+/// `memref.store (load(m[i]) + v), m[i]` -> `memref.atomic_rmw addf v, m[i]`.
+fn make_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let mut stores = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if inner.name().as_string_ref().as_str() == Ok("memref.store") {
+            stores.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    for store in stores {
+        let location = store.location();
+        let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
+        let (value, memref, indices) = (operands[0], operands[1], &operands[2..]);
+        // The stored value must be `load(same place) + addend`.
+        let sum = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
+        let addend = sum.filter(|s| s.name().as_string_ref().as_str() == Ok("arith.addf")).and_then(|s| {
+            let (a, b) = (s.operand(0).ok()?, s.operand(1).ok()?);
+            let loads_here = |v: Value| {
+                melior::ir::operation::OperationResult::try_from(v).ok().is_some_and(|r| {
+                    let load = r.owner();
+                    load.name().as_string_ref().as_str() == Ok("memref.load")
+                        && load.operands().map(detach).collect::<Vec<_>>() == [&[memref], indices].concat()
+                })
+            };
+            if loads_here(a) {
+                Some(detach(b))
+            } else if loads_here(b) {
+                Some(detach(a))
+            } else {
+                None
+            }
+        });
+        let Some(addend) = addend else {
+            return Err(emit_error(
+                location,
+                "lower-loop-bindings: a store in an atomic loop must add to the value it overwrites",
+            ));
+        };
+        let builder = Builder::before(context, store)
+            .ok_or_else(|| emit_error(location, "store is not in a block"))?
+            .at(location);
+        // `kind` is arith's AtomicRMWKind, where addf is 0.
+        let addf = IntegerAttribute::new(IntegerType::new(context, 64).into(), 0);
+        builder.insert(
+            memref::AtomicRMWOperation::builder(context, location)
+                .result(addend.r#type())
+                .value(addend)
+                .memref(memref)
+                .indices(indices)
+                .kind(addf.into())
+                .build(),
+        );
+        erase(store);
+    }
+    Ok(())
+}

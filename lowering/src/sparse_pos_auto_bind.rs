@@ -1,0 +1,153 @@
+//! `sparse-pos-auto-bind`: the default GPU schedule, for kernels nobody
+//! scheduled by hand. Every outermost position loop becomes a grid of
+//! blocks (a reduction one with atomic writes); inside it, the innermost
+//! spatial loops whose bounds do not depend on the block become the
+//! threads of a block. Loops already bound are left alone. Correct for any
+//! stage II program; fast only where the threads have work (the feature
+//! loop of SpMM); hand schedules do better.
+
+use crate::pass_registry::{PassDef, PassFailed, PassOptions};
+use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
+use melior::ir::{
+    attribute::{Attribute, StringAttribute},
+    block::BlockLike,
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    RegionLike, Value,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "SparsePosAutoBind",
+    argument: "sparse-pos-auto-bind",
+    description: "Default GPU schedule: outermost loops to blocks, uniform innermost spatial loops to threads",
+    options: &[],
+    dependent_dialects: "",
+    run,
+};
+
+fn is_loop(op: &OperationRef<'_, '_>) -> bool {
+    op.name().as_string_ref().as_str() == Ok(FOR)
+}
+
+fn contains_loop(op: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if inner.to_raw().ptr != op.to_raw().ptr && inner.name().as_string_ref().as_str() == Ok(FOR) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Whether `value` is known outside `outer`: defined there, or a constant.
+fn outside(value: Value<'_, '_>, outer: OperationRef<'_, '_>) -> bool {
+    if constant_of(value).is_some() {
+        return true;
+    }
+    let mut inside = false;
+    outer.walk(WalkOrder::PreOrder, |op| {
+        let defines = op.results().any(|r| Value::from(r) == value)
+            || op.regions().any(|region| {
+                region.first_block().is_some_and(|block| {
+                    (0..block.argument_count()).any(|i| block.argument(i).is_ok_and(|a| Value::from(a) == value))
+                })
+            });
+        if defines {
+            inside = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    !inside
+}
+
+/// The constant an `arith.constant` defines, if `value` is one.
+fn constant_of<'c>(value: Value<'c, '_>) -> Option<melior::ir::Attribute<'c>> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    (owner.name().as_string_ref().as_str() == Ok("arith.constant")).then(|| owner.attribute("value").ok()).flatten()
+}
+
+/// Equal values, or constants of equal value.
+fn same_value(a: Value<'_, '_>, b: Value<'_, '_>) -> bool {
+    a == b || matches!((constant_of(a), constant_of(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Whether some store under `top` is in none of `loops`.
+fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> bool {
+    let mut outside = false;
+    top.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("sparse_pos.store") {
+            let mut parent = op.parent_operation();
+            let mut covered = false;
+            while let Some(current) = parent {
+                if loops.iter().any(|l| l.to_raw().ptr == current.to_raw().ptr) {
+                    covered = true;
+                    break;
+                }
+                parent = current.parent_operation();
+            }
+            if !covered {
+                outside = true;
+                return WalkResult::Interrupt;
+            }
+        }
+        WalkResult::Advance
+    });
+    outside
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut outermost = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if is_loop(&op) {
+            outermost.push(op);
+            return WalkResult::Skip;
+        }
+        WalkResult::Advance
+    });
+    let bind = |op: OperationRef<'_, '_>, to: &str, atomic: bool| {
+        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+        op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
+        if atomic {
+            op.set_discardable_attribute("atomic", Attribute::unit(context));
+        }
+    };
+    for top in outermost {
+        if top.has_attribute("bind") {
+            continue;
+        }
+        bind(top, "blockIdx.x", loop_kind(top) == LoopKind::Reduction);
+        let mut threads = Vec::new();
+        top.walk(WalkOrder::PreOrder, |op| {
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            let candidate = is_loop(&op)
+                && op.to_raw().ptr != top.to_raw().ptr
+                && !op.has_attribute("bind")
+                && loop_kind(op) == LoopKind::Spatial
+                && !contains_loop(op)
+                && op.operands().all(|bound| outside(bound, top));
+            if candidate {
+                threads.push(op);
+            }
+            WalkResult::Advance
+        });
+        // One launch has one block size: only loops with the bounds of the
+        // first candidate share the threads. And every store must then sit
+        // in one of them, or each thread of the block would repeat it.
+        let Some(first) = threads.first().copied() else { continue };
+        let bounds: Vec<Value> = first.operands().collect();
+        threads.retain(|op| op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b)));
+        if stores_outside(top, &threads) {
+            continue;
+        }
+        for op in threads {
+            bind(op, "threadIdx.x", false);
+        }
+    }
+    Ok(())
+}
