@@ -1,0 +1,54 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(lower-loop-bindings)'
+
+func.func @store_outside_thread_loop(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: this store is outside every loop bound to threads, so each thread of the block would repeat it; bind its loop to threads too}}
+    memref.store %v, %out[%i] : memref<?xf32>
+    scf.for %k = %c0 to %n step %c1 {
+      memref.store %v, %out[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+func.func @bounds_depend_on_block(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: the bounds of the loop bound to threadIdx.x must be known before the launch}}
+    scf.for %k = %c0 to %i step %c1 {
+      memref.store %v, %out[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+func.func @nested_same_dimension(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: nested loops are both bound to blockIdx.x}}
+    scf.for %k = %c0 to %n step %c1 {
+      memref.store %v, %out[%k] : memref<?xf32>
+    } {bind = "blockIdx.x"}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+func.func @atomic_store_is_not_an_accumulation(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: a store in an atomic loop must add to the value it overwrites}}
+    memref.store %v, %out[%c0] : memref<?xf32>
+  } {bind = "blockIdx.x", atomic}
+  return
+}

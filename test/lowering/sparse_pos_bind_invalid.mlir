@@ -1,0 +1,14 @@
+// RUN: sptir-opt %s --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=r to=threadIdx.x})'
+// RUN: sptir-opt %S/Inputs/bind_bad_dimension.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=r to=warp.x})'
+// RUN: sptir-opt %S/Inputs/bind_missing_loop.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=nope to=blockIdx.x})'
+// RUN: sptir-opt %S/Inputs/bind_twice.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x},sparse-pos-bind{loop=s to=threadIdx.x})'
+
+// Threads of one reduction would race on %out.
+func.func @reduction_without_atomics(%out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{sparse-pos-bind: loop "r" is a reduction; binding it to threadIdx.x makes threads race on its outputs (pass atomic=true to make its writes atomic)}}
+  sparse_pos.for "r" reduction %c0 to %n {
+  ^bb0(%p: index):
+  }
+  return
+}
