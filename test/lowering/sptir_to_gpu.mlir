@@ -1,6 +1,6 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu)' | FileCheck %s
 // RUN: sptir-opt %examples/csc_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chip=sm_80})' | FileCheck %s --check-prefix=CSC
-// RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chp=sm_80})' 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chp=sm_80})' 2>&1 | FileCheck %s --check-prefix=BADOPT
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
