@@ -10,7 +10,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 cargo build --workspace --all-targets || exit 1
 
 log=$(mktemp)
-cargo test --workspace 2>&1 | tee "$log"
+cargo test --workspace -- --show-output 2>&1 | tee "$log"
 cargo_status=${PIPESTATUS[0]}
 cargo_passed=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 cargo_failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s += $1} END {print s + 0}')

@@ -5,6 +5,7 @@
 //! is plain data handling that the tools and tests build on.
 
 pub mod cpu;
+pub mod cuda;
 pub mod formats;
 pub mod graphs;
 pub mod load;

@@ -104,3 +104,28 @@ pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]
     }
     Ok(name)
 }
+
+/// The PTX of every kernel in `module` after the GPU pipeline: the
+/// `gpu.binary` objects, in order.
+pub fn ptx_of(module: &Module<'_>) -> Vec<String> {
+    use melior::ir::{
+        attribute::{ArrayAttribute, AttributeLike},
+        operation::{WalkOrder, WalkResult},
+    };
+    let mut texts = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("gpu.binary") {
+            if let Some(objects) = op.attribute("objects").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+                for index in 0..objects.len() {
+                    if let Ok(object) = objects.element(index) {
+                        let text = unsafe { mlir_sys::mlirGPUObjectAttrGetObject(object.to_raw()) };
+                        let bytes = unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) };
+                        texts.push(String::from_utf8_lossy(bytes).into_owned());
+                    }
+                }
+            }
+        }
+        WalkResult::Advance
+    });
+    texts
+}

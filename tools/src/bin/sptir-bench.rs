@@ -4,10 +4,11 @@
 //! object per line with `--json`.
 
 use clap::{Parser, ValueEnum};
-use sptir_runtime::{cpu::CpuKernel, load_matrix, randomize_values, relative_error, Csr};
+use sptir_runtime::{cpu::CpuKernel, cuda, load_matrix, randomize_values, relative_error, Csr};
 use sptir_tools::{
-    compile::{find_kernel, run_pipeline},
+    compile::{find_kernel, ptx_of, run_pipeline},
     context::create_context,
+    kernels,
     kernels::{prepare, Format, Layout, Op},
 };
 use std::{process::ExitCode, time::Instant};
@@ -38,6 +39,7 @@ enum Emit {
     Stage2,
     Stage3,
     Llvm,
+    Ptx,
 }
 
 #[derive(Parser, Debug)]
@@ -80,6 +82,9 @@ struct Args {
     /// hyb bucket widths are 1, 2, ..., 2^k.
     #[arg(long, default_value_t = 4)]
     bucket_exp: u32,
+    /// GPU architecture for --device cuda and --emit ptx.
+    #[arg(long, default_value = "sm_90")]
+    chip: String,
     /// Seed for the random values of A and the dense operands.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -128,50 +133,77 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
         }
         None => (problem.program(&context), problem.function.to_string()),
     };
+    let gpu_pipeline = format!("builtin.module(sptir-to-gpu{{chip={}}})", args.chip);
     if let Some(emit) = args.emit {
         let pipeline = match emit {
             Emit::Stage1 => None,
             Emit::Stage2 => Some("builtin.module(lower-sparse-iter)"),
             Emit::Stage3 => Some("builtin.module(sptir-to-stage3)"),
             Emit::Llvm => Some("builtin.module(sptir-to-cpu)"),
+            Emit::Ptx => Some(gpu_pipeline.as_str()),
         };
         if let Some(pipeline) = pipeline {
             run_pipeline(&context, &mut module, pipeline)?;
         }
-        println!("{}", module.as_operation());
+        if let Emit::Ptx = emit {
+            for text in ptx_of(&module) {
+                println!("{text}");
+            }
+        } else {
+            println!("{}", module.as_operation());
+        }
         return Ok(true);
     }
-    if args.device == Device::Cuda {
-        return Err("--device cuda: the CUDA executor is not part of this build yet; use --device cpu".into());
-    }
-    run_pipeline(&context, &mut module, "builtin.module(sptir-to-cpu)")?;
-    let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
+    // Runs the kernel once; the time is the device's kernel time on the
+    // GPU, the wall time of the call on the CPU.
+    let mut run: Box<dyn FnMut(&mut kernels::Prepared) -> Result<f64, String>> = match args.device {
+        Device::Cpu => {
+            run_pipeline(&context, &mut module, "builtin.module(sptir-to-cpu)")?;
+            let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
+            Box::new(move |problem| {
+                let start = Instant::now();
+                kernel.run(&function, &mut problem.kernel_args()).map_err(|e| e.to_string())?;
+                Ok(start.elapsed().as_secs_f64() * 1e3)
+            })
+        }
+        Device::Cuda => {
+            if !cuda::available() {
+                return Err("--device cuda: no CUDA driver or GPU on this machine".into());
+            }
+            run_pipeline(&context, &mut module, &gpu_pipeline)?;
+            let kernel = cuda::GpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
+            Box::new(move |problem| {
+                kernel.run(&function, &mut problem.kernel_args()).map(f64::from).map_err(|e| e.to_string())
+            })
+        }
+    };
     let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
 
     problem.poison();
-    kernel.run(&function, &mut problem.kernel_args()).map_err(|e| e.to_string())?;
+    run(&mut problem)?;
     let error = relative_error(&problem.result(), &problem.reference);
     let verified = error <= args.tolerance;
 
     let mut samples = Vec::with_capacity(args.reps);
     for _ in 0..args.reps {
-        let mut kernel_args = problem.kernel_args();
-        let start = Instant::now();
-        kernel.run(&function, &mut kernel_args).map_err(|e| e.to_string())?;
-        samples.push(start.elapsed().as_secs_f64() * 1e3);
+        samples.push(run(&mut problem)?);
     }
     let ms = median(samples);
+    let device = match args.device {
+        Device::Cpu => "cpu",
+        Device::Cuda => "cuda",
+    };
     let gflops = 2.0 * a.nnz() as f64 * feat as f64 / (ms * 1e6);
     let name = matrix_name(&args.matrix);
     if args.json {
         println!(
-            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":\"{}\",\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"cpu\",\"max_rel_err\":{:e},\"verified\":{},\"ms\":{:.4},\"gflops\":{:.3},\"compile_ms\":{:.1},\"reps\":{}}}",
-            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, error, verified, ms, gflops, compile_ms, args.reps
+            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":\"{}\",\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{:e},\"verified\":{},\"ms\":{:.4},\"gflops\":{:.3},\"compile_ms\":{:.1},\"reps\":{}}}",
+            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, device, error, verified, ms, gflops, compile_ms, args.reps
         );
     } else {
         println!(
-            "{} {} on {} ({}x{}, nnz {}), feat {}: rel. error {:.2e} ({}), {:.3} ms median of {}, {:.2} GFLOP/s, compile {:.0} ms",
-            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, error,
+            "{} {} on {} ({}x{}, nnz {}), feat {}, {}: rel. error {:.2e} ({}), {:.3} ms median of {}, {:.2} GFLOP/s, compile {:.0} ms",
+            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, device, error,
             if verified { "verified" } else { "WRONG" }, ms, args.reps, gflops, compile_ms
         );
     }

@@ -1,0 +1,375 @@
+//! The CUDA executor. A module lowered by `sptir-stage2-to-gpu` holds the
+//! kernels as PTX and a host function that computes launch sizes and
+//! launches them through MLIR's `mgpu*` runtime interface. The host function
+//! is JIT-compiled by MLIR's ExecutionEngine like a CPU kernel; the `mgpu*`
+//! functions it calls are implemented here on the CUDA driver API (cudarc,
+//! loaded at run time, so nothing here needs CUDA to build).
+//!
+//! Argument convention: as for the CPU executor ([`crate::cpu`]). Value
+//! arrays are copied to the device before the call, and outputs back after.
+//! Kernel time is measured with CUDA events around each launch.
+
+use crate::cpu::KernelArg;
+use cudarc::driver::{result, sys};
+use melior::ir::Module;
+use mlir_sys::{
+    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
+    mlirExecutionEngineInvokePacked, mlirExecutionEngineLookupPacked, mlirExecutionEngineRegisterSymbol,
+    MlirExecutionEngine, MlirStringRef,
+};
+use std::{
+    ffi::{c_void, CStr},
+    sync::{Mutex, OnceLock},
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CudaError {
+    #[error("no CUDA driver (libcuda) on this machine")]
+    NoDriver,
+    #[error("CUDA: {0}")]
+    Driver(String),
+    #[error("the JIT could not compile the host module (is it lowered by sptir-stage2-to-gpu?)")]
+    Compile,
+    #[error("the compiled module has no function '{0}'")]
+    MissingFunction(String),
+    #[error("invoking '{0}' failed")]
+    Invoke(String),
+}
+
+fn driver(error: result::DriverError) -> CudaError {
+    CudaError::Driver(format!("{error:?}"))
+}
+
+/// The primary context of device 0, made current on first use.
+fn context() -> Result<sys::CUcontext, CudaError> {
+    static CONTEXT: OnceLock<Result<usize, String>> = OnceLock::new();
+    let context = CONTEXT.get_or_init(|| {
+        if !unsafe { sys::is_culib_present() } {
+            return Err(String::new());
+        }
+        result::init().map_err(|e| format!("{e:?}"))?;
+        let device = result::device::get(0).map_err(|e| format!("{e:?}"))?;
+        let context = unsafe { result::primary_ctx::retain(device) }.map_err(|e| format!("{e:?}"))?;
+        Ok(context as usize)
+    });
+    match context {
+        Ok(context) => {
+            let context = *context as sys::CUcontext;
+            unsafe { result::ctx::set_current(context) }.map_err(driver)?;
+            Ok(context)
+        }
+        Err(message) if message.is_empty() => Err(CudaError::NoDriver),
+        Err(message) => Err(CudaError::Driver(message.clone())),
+    }
+}
+
+/// Whether a CUDA driver and a device are usable here.
+pub fn available() -> bool {
+    context().is_ok()
+}
+
+/// What the `mgpu*` functions report back: the first error, and the time
+/// of the kernels launched since the last reset.
+struct Launches {
+    error: Option<String>,
+    kernel_ms: f32,
+    /// Start and end events of launches not yet synchronized, as addresses:
+    /// event handles are plain pointers that any thread may use.
+    pending: Vec<(usize, usize)>,
+}
+
+static LAUNCHES: Mutex<Launches> = Mutex::new(Launches { error: None, kernel_ms: 0.0, pending: Vec::new() });
+
+fn record_error(what: &str, error: impl std::fmt::Debug) {
+    if let Ok(mut launches) = LAUNCHES.lock() {
+        launches.error.get_or_insert_with(|| format!("{what}: {error:?}"));
+    }
+}
+
+fn failed() -> bool {
+    LAUNCHES.lock().map(|l| l.error.is_some()).unwrap_or(true)
+}
+
+// The `mgpu*` interface the GPU-to-LLVM lowering calls. They cannot return
+// errors, so they record the first one and turn the rest into no-ops.
+
+extern "C" fn mgpu_module_load_jit(data: *mut c_void, _opt_level: i32) -> *mut c_void {
+    match unsafe { result::module::load_data(data) } {
+        Ok(module) => module as *mut c_void,
+        Err(error) => {
+            record_error("loading the PTX module", error);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+extern "C" fn mgpu_module_unload(module: *mut c_void) {
+    if !module.is_null() {
+        let _ = unsafe { result::module::unload(module as sys::CUmodule) };
+    }
+}
+
+extern "C" fn mgpu_module_get_function(module: *mut c_void, name: *const i8) -> *mut c_void {
+    if module.is_null() || failed() {
+        return std::ptr::null_mut();
+    }
+    match unsafe { result::module::get_function(module as sys::CUmodule, CStr::from_ptr(name).to_owned()) } {
+        Ok(function) => function as *mut c_void,
+        Err(error) => {
+            record_error("finding the kernel", error);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+extern "C" fn mgpu_stream_create() -> *mut c_void {
+    match result::stream::create(result::stream::StreamKind::NonBlocking) {
+        Ok(stream) => stream as *mut c_void,
+        Err(error) => {
+            record_error("creating a stream", error);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+extern "C" fn mgpu_stream_destroy(stream: *mut c_void) {
+    if !stream.is_null() {
+        let _ = unsafe { result::stream::destroy(stream as sys::CUstream) };
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+extern "C" fn mgpu_launch_kernel(
+    function: *mut c_void,
+    grid_x: i64,
+    grid_y: i64,
+    grid_z: i64,
+    block_x: i64,
+    block_y: i64,
+    block_z: i64,
+    shared_memory: i32,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    _param_count: i64,
+) {
+    if function.is_null() || failed() {
+        return;
+    }
+    // An empty grid (a matrix without rows) launches nothing.
+    if [grid_x, grid_y, grid_z, block_x, block_y, block_z].iter().any(|&d| d <= 0) {
+        return;
+    }
+    let dims = [grid_x, grid_y, grid_z, block_x, block_y, block_z];
+    if dims.iter().any(|&d| d > u32::MAX as i64) || block_x * block_y * block_z > 1024 {
+        record_error(
+            "launching the kernel",
+            format!("launch dimensions {dims:?} exceed the device's limits (at most 1024 threads per block)"),
+        );
+        return;
+    }
+    let stream = stream as sys::CUstream;
+    let events = (|| -> Result<(sys::CUevent, sys::CUevent), result::DriverError> {
+        let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)?;
+        let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)?;
+        unsafe { result::event::record(start, stream)? };
+        Ok((start, end))
+    })();
+    let (start, end) = match events {
+        Ok(events) => events,
+        Err(error) => return record_error("creating timing events", error),
+    };
+    let launched = unsafe {
+        sys::cuLaunchKernel(
+            function as sys::CUfunction,
+            grid_x as u32,
+            grid_y as u32,
+            grid_z as u32,
+            block_x as u32,
+            block_y as u32,
+            block_z as u32,
+            shared_memory.max(0) as u32,
+            stream,
+            params,
+            extra,
+        )
+        .result()
+    };
+    if let Err(error) = launched {
+        return record_error("launching the kernel", error);
+    }
+    if let Err(error) = unsafe { result::event::record(end, stream) } {
+        return record_error("recording a timing event", error);
+    }
+    if let Ok(mut launches) = LAUNCHES.lock() {
+        launches.pending.push((start as usize, end as usize));
+    }
+}
+
+extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
+    if stream.is_null() {
+        return;
+    }
+    if let Err(error) = unsafe { result::stream::synchronize(stream as sys::CUstream) } {
+        return record_error("running the kernel", error);
+    }
+    let Ok(mut launches) = LAUNCHES.lock() else { return };
+    for (start, end) in std::mem::take(&mut launches.pending) {
+        let (start, end) = (start as sys::CUevent, end as sys::CUevent);
+        if let Ok(ms) = unsafe { result::event::elapsed(start, end) } {
+            launches.kernel_ms += ms;
+        }
+        unsafe {
+            let _ = result::event::destroy(start);
+            let _ = result::event::destroy(end);
+        }
+    }
+}
+
+const SYMBOLS: [(&str, *mut c_void); 7] = [
+    ("mgpuModuleLoadJIT", mgpu_module_load_jit as *mut c_void),
+    ("mgpuModuleUnload", mgpu_module_unload as *mut c_void),
+    ("mgpuModuleGetFunction", mgpu_module_get_function as *mut c_void),
+    ("mgpuStreamCreate", mgpu_stream_create as *mut c_void),
+    ("mgpuStreamDestroy", mgpu_stream_destroy as *mut c_void),
+    ("mgpuLaunchKernel", mgpu_launch_kernel as *mut c_void),
+    ("mgpuStreamSynchronize", mgpu_stream_synchronize as *mut c_void),
+];
+
+fn string_ref(text: &str) -> MlirStringRef {
+    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
+}
+
+/// Takes the recorded error and kernel time, resetting both.
+fn take_launches() -> Result<f32, CudaError> {
+    let mut launches = LAUNCHES.lock().map_err(|_| CudaError::Driver("launch state poisoned".into()))?;
+    let kernel_ms = std::mem::take(&mut launches.kernel_ms);
+    match launches.error.take() {
+        Some(error) => Err(CudaError::Driver(error)),
+        None => Ok(kernel_ms),
+    }
+}
+
+/// A device copy of one argument.
+struct DeviceBuffer {
+    pointer: sys::CUdeviceptr,
+    len: usize,
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        if self.pointer != 0 {
+            let _ = unsafe { result::free_sync(self.pointer) };
+        }
+    }
+}
+
+fn upload<T>(data: &[T]) -> Result<DeviceBuffer, CudaError> {
+    // A zero-byte allocation is an error in CUDA; keep one element.
+    let bytes = std::mem::size_of_val(data).max(std::mem::size_of::<T>());
+    let pointer = unsafe { result::malloc_sync(bytes) }.map_err(driver)?;
+    let buffer = DeviceBuffer { pointer, len: data.len() };
+    if !data.is_empty() {
+        unsafe { result::memcpy_htod_sync(pointer, data) }.map_err(driver)?;
+    }
+    Ok(buffer)
+}
+
+#[repr(C)]
+struct Descriptor {
+    allocated: u64,
+    aligned: u64,
+    offset: i64,
+    size: i64,
+    stride: i64,
+}
+
+/// A JIT-compiled host module whose kernels run on the GPU.
+pub struct GpuKernel {
+    engine: MlirExecutionEngine,
+}
+
+impl GpuKernel {
+    /// Compiles `module` (lowered by `sptir-stage2-to-gpu`) and loads its
+    /// kernels onto the device.
+    pub fn compile(module: &Module<'_>, opt_level: usize) -> Result<Self, CudaError> {
+        context()?;
+        let engine = unsafe {
+            mlirExecutionEngineCreate(module.to_raw(), opt_level.min(3) as i32, 0, std::ptr::null(), false, false)
+        };
+        if engine.ptr.is_null() {
+            return Err(CudaError::Compile);
+        }
+        let kernel = Self { engine };
+        for (name, pointer) in SYMBOLS {
+            unsafe { mlirExecutionEngineRegisterSymbol(engine, string_ref(name), pointer) };
+        }
+        take_launches()?;
+        // Runs the module constructors, which load the PTX.
+        unsafe { mlirExecutionEngineInitialize(engine) };
+        take_launches()?;
+        Ok(kernel)
+    }
+
+    /// Runs `function`: copies `args` to the device, calls the host
+    /// function, copies outputs back. Returns the kernels' time in ms.
+    pub fn run(&self, function: &str, args: &mut [KernelArg<'_>]) -> Result<f32, CudaError> {
+        context()?;
+        let wrapper = format!("_mlir_ciface_{function}");
+        if unsafe { mlirExecutionEngineLookupPacked(self.engine, string_ref(&wrapper)) }.is_null() {
+            return Err(CudaError::MissingFunction(function.to_string()));
+        }
+        let mut buffers: Vec<Option<DeviceBuffer>> = Vec::new();
+        let mut scalars: Vec<i64> = Vec::new();
+        for arg in args.iter() {
+            match arg {
+                KernelArg::Ids(data) => buffers.push(Some(upload(data)?)),
+                KernelArg::Values(data) => buffers.push(Some(upload(data)?)),
+                KernelArg::Output(data) => buffers.push(Some(upload(data)?)),
+                KernelArg::Index(value) => {
+                    buffers.push(None);
+                    scalars.push(*value as i64);
+                }
+            }
+        }
+        let mut descriptors: Vec<Descriptor> = buffers
+            .iter()
+            .flatten()
+            .map(|b| Descriptor { allocated: b.pointer, aligned: b.pointer, offset: 0, size: b.len as i64, stride: 1 })
+            .collect();
+        let mut descriptor_pointers: Vec<*mut Descriptor> =
+            descriptors.iter_mut().map(|d| d as *mut Descriptor).collect();
+        let mut pointers: Vec<*mut c_void> = Vec::new();
+        let (mut next_descriptor, mut next_scalar) = (0, 0);
+        for buffer in &buffers {
+            if buffer.is_some() {
+                pointers.push(&mut descriptor_pointers[next_descriptor] as *mut *mut Descriptor as *mut c_void);
+                next_descriptor += 1;
+            } else {
+                pointers.push(&mut scalars[next_scalar] as *mut i64 as *mut c_void);
+                next_scalar += 1;
+            }
+        }
+        take_launches()?;
+        let invoked =
+            unsafe { mlirExecutionEngineInvokePacked(self.engine, string_ref(function), pointers.as_mut_ptr().cast()) };
+        let kernel_ms = take_launches()?;
+        if invoked.value == 0 {
+            return Err(CudaError::Invoke(function.to_string()));
+        }
+        for (arg, buffer) in args.iter_mut().zip(&buffers) {
+            if let (KernelArg::Output(data), Some(buffer)) = (arg, buffer) {
+                if !data.is_empty() {
+                    unsafe { result::memcpy_dtoh_sync(data, buffer.pointer) }.map_err(driver)?;
+                }
+            }
+        }
+        Ok(kernel_ms)
+    }
+}
+
+impl Drop for GpuKernel {
+    fn drop(&mut self) {
+        unsafe { mlirExecutionEngineDestroy(self.engine) }
+    }
+}
