@@ -3,7 +3,7 @@
 
 use melior::{
     dialect::DialectRegistry,
-    ir::{operation::OperationLike, Module},
+    ir::Module,
     pass::PassManager,
     utility::parse_pass_pipeline,
     Context,
