@@ -4,16 +4,20 @@
 # target/release/sptir-bench (compressed: xz -T0 -k). There, run
 #   scripts/gpu-check.sh path/to/sptir-bench [graphs folder]
 # It runs SpMM and SDDMM in every format at feat 32 and 128 on the GPU,
-# verified against the float64 reference, and prints one JSON line each;
-# it fails if any result is wrong.
+# verified against the float64 reference, beside cuSPARSE in the same
+# process, and prints one JSON line each; it fails if any result is wrong.
 set -uo pipefail
 bench=${1:?usage: gpu-check.sh SPTIR_BENCH [GRAPHS_DIR]}
 graphs=${2:-$(dirname "$0")/../data/graphs}
+# cuSPARSE lives in the CUDA toolkit, outside the default library path.
+for lib in /usr/local/cuda*/targets/x86_64-linux/lib; do
+  [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
 status=0
 for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
   for op in spmm sddmm; do
     for format in csr ell bsr hyb; do
-      "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --reps 20 --json || status=1
+      "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --baseline cusparse --reps 20 --json || status=1
     done
   done
 done

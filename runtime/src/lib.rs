@@ -6,6 +6,7 @@
 
 pub mod cpu;
 pub mod cuda;
+pub mod cusparse;
 pub mod formats;
 pub mod graphs;
 pub mod load;

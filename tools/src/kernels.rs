@@ -187,6 +187,15 @@ fn pad_rows(dense: &[f32], feat: usize, padded: usize) -> Vec<f32> {
     out
 }
 
+/// The dense operands of `op` on `a`, from `seed`: SpMM's `B` (cols x
+/// feat); SDDMM's `X` (rows x feat) and `Y` (cols x feat). Row-major.
+pub fn operands(op: Op, a: &Csr, feat: usize, seed: u64) -> Vec<Vec<f32>> {
+    match op {
+        Op::Spmm => vec![random_dense(a.cols() * feat, seed)],
+        Op::Sddmm => vec![random_dense(a.rows() * feat, seed), random_dense(a.cols() * feat, seed.wrapping_add(1))],
+    }
+}
+
 /// Builds the problem: `a` with its values, dense operands from `seed`.
 pub fn prepare(
     op: Op,
@@ -204,7 +213,7 @@ pub fn prepare(
     let mut buckets = 0;
     let (function, args, readback, reference) = match op {
         Op::Spmm => {
-            let b = random_dense(n * feat, seed);
+            let b = operands(op, a, feat, seed).remove(0);
             let reference = reference::spmm(a, &b, feat)?;
             let out_len = m * feat;
             match format {
@@ -287,8 +296,8 @@ pub fn prepare(
             }
         }
         Op::Sddmm => {
-            let x = random_dense(m * feat, seed);
-            let y = random_dense(n * feat, seed.wrapping_add(1));
+            let mut dense = operands(op, a, feat, seed);
+            let (x, y) = (dense.remove(0), dense.remove(0));
             let reference = reference::sddmm(a, &x, &y, feat)?;
             match format {
                 Format::Csr => (

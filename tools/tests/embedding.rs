@@ -1,13 +1,7 @@
 //! Another MLIR-based compiler loads sptir into its own fresh context: once
 //! through the C API, once through the Rust API, and runs one of our passes.
 
-use melior::{
-    dialect::DialectRegistry,
-    ir::Module,
-    pass::PassManager,
-    utility::parse_pass_pipeline,
-    Context,
-};
+use melior::{dialect::DialectRegistry, ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
 use mlir_sys::MlirDialectRegistry;
 
 // Keep the lowering crate linked: it defines `sptirRegisterAllPasses`.

@@ -4,7 +4,7 @@
 //! object per line with `--json`.
 
 use clap::{Parser, ValueEnum};
-use sptir_runtime::{cpu::CpuKernel, cuda, load_matrix, randomize_values, relative_error, Csr};
+use sptir_runtime::{cpu::CpuKernel, cuda, cusparse, load_matrix, randomize_values, relative_error, Csr};
 use sptir_tools::{
     compile::{find_kernel, ptx_of, run_pipeline},
     context::create_context,
@@ -31,6 +31,11 @@ enum FormatArg {
 enum Device {
     Cpu,
     Cuda,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Baseline {
+    Cusparse,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -82,6 +87,9 @@ struct Args {
     /// hyb bucket widths are 1, 2, ..., 2^k.
     #[arg(long, default_value_t = 4)]
     bucket_exp: u32,
+    /// Also run this baseline in the same process (GPU only): cuSPARSE.
+    #[arg(long, value_enum)]
+    baseline: Option<Baseline>,
     /// GPU architecture for --device cuda and --emit ptx.
     #[arg(long, default_value = "sm_90")]
     chip: String,
@@ -195,19 +203,75 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     };
     let gflops = 2.0 * a.nnz() as f64 * feat as f64 / (ms * 1e6);
     let name = matrix_name(&args.matrix);
+    let baseline = match args.baseline {
+        Some(Baseline::Cusparse) if args.device == Device::Cuda => Some(cusparse_baseline(op, a, feat, args)?),
+        Some(Baseline::Cusparse) => return Err("--baseline cusparse needs --device cuda".into()),
+        None => None,
+    };
     if args.json {
-        println!(
-            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":\"{}\",\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{:e},\"verified\":{},\"ms\":{:.4},\"gflops\":{:.3},\"compile_ms\":{:.1},\"reps\":{}}}",
+        let mut line = format!(
+            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":\"{}\",\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{:e},\"verified\":{},\"ms\":{:.4},\"gflops\":{:.3},\"compile_ms\":{:.1},\"reps\":{}",
             op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, device, error, verified, ms, gflops, compile_ms, args.reps
         );
+        if let Some(baseline) = &baseline {
+            line.push_str(&format!(
+                ",\"baseline\":\"cusparse {}\",\"baseline_ms\":{:.4},\"baseline_rel_err\":{:e},\"speedup\":{:.3}",
+                baseline.algorithm,
+                baseline.ms,
+                baseline.error,
+                baseline.ms / ms
+            ));
+        }
+        println!("{line}}}");
     } else {
         println!(
             "{} {} on {} ({}x{}, nnz {}), feat {}, {}: rel. error {:.2e} ({}), {:.3} ms median of {}, {:.2} GFLOP/s, compile {:.0} ms",
             op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, device, error,
             if verified { "verified" } else { "WRONG" }, ms, args.reps, gflops, compile_ms
         );
+        if let Some(baseline) = &baseline {
+            println!(
+                "  cuSPARSE ({}): {:.3} ms, rel. error {:.2e}; speedup {:.2}x",
+                baseline.algorithm,
+                baseline.ms,
+                baseline.error,
+                baseline.ms / ms
+            );
+        }
     }
     Ok(verified)
+}
+
+struct BaselineRun {
+    algorithm: String,
+    ms: f64,
+    error: f64,
+}
+
+/// cuSPARSE on the same operands, itself checked against the reference.
+fn cusparse_baseline(op: Op, a: &Csr, feat: usize, args: &Args) -> Result<BaselineRun, String> {
+    let dense = kernels::operands(op, a, feat, args.seed);
+    let reps = args.reps.max(1);
+    match op {
+        Op::Spmm => {
+            let (c, ms, algorithm) = cusparse::spmm(a, &dense[0], feat, reps).map_err(|e| e.to_string())?;
+            let reference = sptir_runtime::reference::spmm(a, &dense[0], feat).map_err(|e| e.to_string())?;
+            Ok(BaselineRun { algorithm, ms: f64::from(ms), error: relative_error(&c, &reference) })
+        }
+        Op::Sddmm => {
+            // cuSPARSE samples X Y^T without A's values: check it against
+            // the reference with all values one.
+            let (out, ms) = cusparse::sddmm(a, &dense[0], &dense[1], feat, reps).map_err(|e| e.to_string())?;
+            let ones = a.clone().with_values(vec![1.0; a.nnz()]).map_err(|e| e.to_string())?;
+            let reference =
+                sptir_runtime::reference::sddmm(&ones, &dense[0], &dense[1], feat).map_err(|e| e.to_string())?;
+            Ok(BaselineRun {
+                algorithm: "sddmm_default".into(),
+                ms: f64::from(ms),
+                error: relative_error(&out, &reference),
+            })
+        }
+    }
 }
 
 fn main() -> ExitCode {
