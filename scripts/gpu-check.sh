@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# GPU checks for the lent GPU machine, which has no Rust or LLVM: build
-# here with `cargo build --release -p sptir-tools --bins` and carry
-# target/release/sptir-bench (compressed: xz -T0 -k). There, run
-#   scripts/gpu-check.sh path/to/sptir-bench [graphs folder]
+# GPU checks for the lent GPU machine, which has no Rust or LLVM: pack
+# sptir-bench here with scripts/gpu-package.sh, carry build-gpu/, and run
+#   xz -dkf build-gpu/sptir-bench.xz && scripts/gpu-check.sh build-gpu/sptir-bench [graphs folder]
 # It runs SpMM and SDDMM in every format at feat 32 and 128 on the GPU,
 # verified against the float64 reference, beside cuSPARSE in the same
 # process, and prints one JSON line each; it fails if any result is wrong.
