@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: compile a sparse kernel through all stages and run it on a
-# bundled real matrix (cora), verified against a float64 reference. Does its
-# own set-up. Extra arguments go to sptir-bench (e.g. --feat 128).
+# bundled real matrix (cora), on the GPU if there is one, else on the CPU,
+# verified against a float64 reference. Does its own set-up. Extra
+# arguments go to sptir-bench (e.g. --feat 128).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -18,8 +19,13 @@ echo
 echo "== Stage III: scf/memref/arith (sptir-to-stage3)"
 $bin/sptir-opt examples/csr_spmm.mlir --sptir-to-stage3
 echo
-# The CUDA executor is not in this build; kernels run on the CPU JIT.
-echo "== Run on cora (CPU JIT), checked against the float64 reference"
+echo "== Stage I to PTX (sptir-to-gpu, default schedule), the kernel's entry"
+$bin/sptir-bench --op spmm --format csr --matrix data/graphs/cora.mtx.gz --emit ptx | grep -m1 -A3 '.entry'
+echo
+# On the GPU when the CUDA driver is there, else on the CPU JIT.
+device=cpu
+if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then device=cuda; fi
+echo "== Run on cora ($device), checked against the float64 reference"
 for op in spmm sddmm; do
-  $bin/sptir-bench --op "$op" --format csr --matrix data/graphs/cora.mtx.gz --feat 32 "$@"
+  $bin/sptir-bench --op "$op" --format csr --matrix data/graphs/cora.mtx.gz --feat 32 --device "$device" "$@"
 done
