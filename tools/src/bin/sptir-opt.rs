@@ -50,8 +50,11 @@ struct Args {
     #[arg(long = "sptir-to-stage3", conflicts_with_all = ["pass_pipeline", "sptir_to_cpu"])]
     sptir_to_stage3: bool,
     /// Stage I -> LLVM dialect for the CPU; same as --pass-pipeline='builtin.module(sptir-to-cpu)'.
-    #[arg(long = "sptir-to-cpu", conflicts_with_all = ["pass_pipeline"])]
+    #[arg(long = "sptir-to-cpu", conflicts_with_all = ["pass_pipeline", "sptir_to_gpu"])]
     sptir_to_cpu: bool,
+    /// Stage I -> PTX kernels and host code for sm_90; same as --pass-pipeline='builtin.module(sptir-to-gpu)'.
+    #[arg(long = "sptir-to-gpu", conflicts_with_all = ["pass_pipeline", "sptir_to_stage3"])]
+    sptir_to_gpu: bool,
     /// Process each `// -----` separated chunk of the input on its own.
     #[arg(long = "split-input-file")]
     split_input_file: bool,
@@ -90,6 +93,8 @@ fn main() -> ExitCode {
             Some("builtin.module(sptir-to-stage3)".into())
         } else if args.sptir_to_cpu {
             Some("builtin.module(sptir-to-cpu)".into())
+        } else if args.sptir_to_gpu {
+            Some("builtin.module(sptir-to-gpu)".into())
         } else {
             args.pass_pipeline
         },
