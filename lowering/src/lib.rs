@@ -18,6 +18,7 @@ pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
 pub mod sparse_pos_bind;
 pub mod sparse_pos_ops;
+pub mod sparse_pos_split;
 pub mod sparse_reorder;
 
 use pass_registry::PassDef;
@@ -29,6 +30,7 @@ pub static PASSES: &[PassDef] = &[
     sparse_fuse::PASS,
     decompose_format::PASS,
     lower_sparse_iter::PASS,
+    sparse_pos_split::PASS,
     sparse_pos_bind::PASS,
     sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,

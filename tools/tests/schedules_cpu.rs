@@ -49,6 +49,16 @@ fn reorder_keeps_results() {
 }
 
 #[test]
+fn split_keeps_results() {
+    check(
+        Op::Spmm,
+        "lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=3},sparse-pos-split{loop=csrmm.2 factor=4}",
+        None,
+    );
+    check(Op::Sddmm, "lower-sparse-iter,sparse-pos-split{loop=sddmm.2 factor=5}", None);
+}
+
+#[test]
 fn fuse_keeps_results() {
     check(Op::Sddmm, "sparse-fuse{iteration=sddmm loops=0,1}", None);
 }

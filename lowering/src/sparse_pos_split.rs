@@ -1,0 +1,144 @@
+//! `sparse-pos-split`: the stage II schedule that splits a position loop
+//! into an outer loop over chunks and an inner loop of `factor` positions
+//! (TensorIR's `split`), so that the inner one can go to threads with a
+//! fixed block size. The last chunk may be partial: the body runs only for
+//! positions below the original bound.
+
+use crate::{
+    axis::detach,
+    ir_builder::{region_with_block, Builder},
+    lower_sparse_iter::erase,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    sparse_pos_ops::find_loops,
+};
+use melior::{
+    dialect::{arith, scf},
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
+        Block, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::mlirValueReplaceAllUsesOfWith;
+use sptir_dialects::sparse_pos;
+
+pub const PASS: PassDef = PassDef {
+    name: "SparsePosSplit",
+    argument: "sparse-pos-split",
+    description: "Split a stage II loop into LABEL.o (chunks) and LABEL.i (factor positions) (loop=LABEL factor=F)",
+    options: &[
+        PassOption { name: "loop", help: "label of the sparse_pos.for to split", required: true },
+        PassOption { name: "factor", help: "positions per chunk, at least 1", required: true },
+    ],
+    dependent_dialects: "arith,scf",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
+    let label = options.get("loop").unwrap_or_default();
+    let factor = options.get("factor").and_then(|f| f.parse::<i64>().ok()).filter(|&f| f >= 1).ok_or_else(|| {
+        emit_error(
+            root.location(),
+            format!(
+                "sparse-pos-split: factor must be a positive integer, got '{}'",
+                options.get("factor").unwrap_or_default()
+            ),
+        )
+    })?;
+    let loops = find_loops(root, label);
+    if loops.is_empty() {
+        return Err(emit_error(root.location(), format!("sparse-pos-split: no sparse_pos.for labelled \"{label}\"")));
+    }
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    for op in loops {
+        split(context, op, label, factor)?;
+    }
+    Ok(())
+}
+
+fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor: i64) -> Result<(), PassFailed> {
+    let location = op.location();
+    if op.has_attribute("bind") {
+        return Err(emit_error(
+            location,
+            format!("sparse-pos-split: loop \"{label}\" is already bound; split before binding"),
+        ));
+    }
+    let builder =
+        Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
+    let (lower, upper) = (
+        detach(op.operand(0).map_err(|_| emit_error(location, "malformed loop"))?),
+        detach(op.operand(1).map_err(|_| emit_error(location, "malformed loop"))?),
+    );
+    let kind = op.attribute("kind").map_err(|_| emit_error(location, "malformed loop"))?;
+    let size = builder.index(factor);
+    let zero = builder.index(0);
+    let chunks = builder.value(arith::ceildivui(builder.sub(upper, lower), size, location));
+
+    let index = Type::index(context);
+    let new_loop = |b: &Builder<'c>, name: String, upper: Value<'c, 'c>, body: Region<'c>| {
+        b.insert(
+            sparse_pos::ForOperation::builder(context, location)
+                .label(StringAttribute::new(context, &name))
+                .kind(kind)
+                .lower_bound(zero)
+                .upper_bound(upper)
+                .body(body)
+                .build(),
+        )
+    };
+    let (outer_body, inside_outer) =
+        region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
+    let outer = new_loop(&builder, format!("{label}.o"), chunks, outer_body);
+    let chunk = argument(outer)?;
+    let (inner_body, inside_inner) =
+        region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
+    let inner = new_loop(&inside_outer, format!("{label}.i"), size, inner_body);
+    let offset = argument(inner)?;
+    let position = inside_inner.add(lower, inside_inner.add(inside_inner.mul(chunk, size), offset));
+    let inside = inside_inner.cmp(arith::CmpiPredicate::Ult, position, upper);
+    let guard = inside_inner.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
+    let then = Block::new(&[]);
+    let end = then.append_operation(scf::r#yield(&[], location));
+    let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+    if let Ok(region) = guard.region(0) {
+        region.append_block(then);
+    }
+
+    let old =
+        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    if let Ok(old_position) = old.argument(0) {
+        unsafe { mlirValueReplaceAllUsesOfWith(old_position.to_raw(), position.to_raw()) };
+    }
+    let mut next = old.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(inner_op) = next {
+        next = inner_op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_none() {
+            break; // sparse_pos.yield
+        }
+        unsafe { OperationRefMut::from_raw(inner_op.to_raw()) }.move_before(end);
+    }
+    // Annotations of the original loop (other than its own shape) stay on
+    // the outer loop.
+    let mut outer_mut = unsafe { OperationRefMut::from_raw(outer.to_raw()) };
+    for (name, attribute) in op.attributes() {
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_string();
+        if !matches!(name.as_str(), "label" | "kind") {
+            outer_mut.set_discardable_attribute(&name, attribute);
+        }
+    }
+    erase(op);
+    Ok(())
+}
+
+fn argument<'c>(op: OperationRef<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
+    op.region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.argument(0).ok())
+        .map(|a| detach(a.into()))
+        .ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
+}

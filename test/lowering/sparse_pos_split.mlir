@@ -1,0 +1,26 @@
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4})' | FileCheck %s
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=nope factor=2})' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sparse-pos-split{loop=csrmm.0 factor=2})' 2>&1 | FileCheck %s --check-prefix=BOUND
+
+// Rows in chunks of four: the outer loop counts chunks, the inner one has
+// a fixed extent, and the body runs only for rows that exist.
+//      CHECK: %[[C4:.*]] = arith.constant 4 : index
+//      CHECK: %[[ROWS:.*]] = arith.subi %arg5, %[[LB:.*]] : index
+//      CHECK: %[[CHUNKS:.*]] = arith.ceildivui %[[ROWS]], %[[C4]] : index
+//      CHECK: sparse_pos.for "csrmm.0.o" spatial %{{.*}} to %[[CHUNKS]] {
+// CHECK-NEXT: ^bb0(%[[CHUNK:.*]]: index):
+//      CHECK: sparse_pos.for "csrmm.0.i" spatial %{{.*}} to %[[C4]] {
+// CHECK-NEXT: ^bb0(%[[OFF:.*]]: index):
+// CHECK-NEXT: %[[SCALED:.*]] = arith.muli %[[CHUNK]], %[[C4]]
+// CHECK-NEXT: %[[IN:.*]] = arith.addi %[[SCALED]], %[[OFF]]
+// CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[LB]], %[[IN]]
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi ult, %[[ROW]], %arg5
+// CHECK-NEXT: scf.if %[[OK]] {
+//      CHECK: sparse_pos.for "csrmm.init.1"
+//      CHECK: sparse_pos.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}]
+//  CHECK-NOT: sparse_pos.for "csrmm.0" spatial
+
+// ZERO: sparse-pos-split: factor must be a positive integer, got '0'
+// MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"
+// BOUND: sparse-pos-split: loop "csrmm.0" is already bound; split before binding
