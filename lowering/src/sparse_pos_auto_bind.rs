@@ -2,7 +2,9 @@
 //! scheduled by hand. Every outermost position loop becomes a grid of
 //! blocks (a reduction one with atomic writes); inside it, the innermost
 //! spatial loops whose bounds do not depend on the block become the
-//! threads of a block. Loops already bound are left alone. Correct for any
+//! threads of a block (threadIdx.x, unless some loop of the nest already
+//! is). Loops already bound are left alone, so this completes a partial
+//! hand schedule. Correct for any
 //! stage II program; fast only where the threads have work (the feature
 //! loop of SpMM); hand schedules do better.
 
@@ -74,6 +76,20 @@ fn same_value(a: Value<'_, '_>, b: Value<'_, '_>) -> bool {
     a == b || matches!((constant_of(a), constant_of(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// Whether a loop under `top` (itself included) is bound to `dimension`.
+fn binds(top: OperationRef<'_, '_>, dimension: &str) -> bool {
+    let mut found = false;
+    top.walk(WalkOrder::PreOrder, |op| {
+        let bound = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        if bound.is_some_and(|b| b.value() == dimension) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
 /// Whether some store under `top` is in none of `loops`.
 fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> bool {
     let mut outside = false;
@@ -118,10 +134,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     };
     for top in outermost {
-        if top.has_attribute("bind") {
+        if !top.has_attribute("bind") {
+            bind(top, "blockIdx.x", loop_kind(top) == LoopKind::Reduction);
+        }
+        if binds(top, "threadIdx.x") {
             continue;
         }
-        bind(top, "blockIdx.x", loop_kind(top) == LoopKind::Reduction);
         let mut threads = Vec::new();
         top.walk(WalkOrder::PreOrder, |op| {
             let op = unsafe { OperationRef::from_raw(op.to_raw()) };

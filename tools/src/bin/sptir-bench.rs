@@ -90,6 +90,11 @@ struct Args {
     /// Also run this baseline in the same process (GPU only): cuSPARSE.
     #[arg(long, value_enum)]
     baseline: Option<Baseline>,
+    /// Stage II schedule for the GPU, a pass list run after lower-sparse-iter,
+    /// e.g. 'sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},...';
+    /// loops it leaves unbound get the default schedule.
+    #[arg(long)]
+    schedule: Option<String>,
     /// GPU architecture for --device cuda and --emit ptx.
     #[arg(long, default_value = "sm_90")]
     chip: String,
@@ -141,7 +146,11 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
         }
         None => (problem.program(&context), problem.function.to_string()),
     };
-    let gpu_pipeline = format!("builtin.module(sptir-to-gpu{{chip={}}})", args.chip);
+    let schedule = args.schedule.as_deref().map(|s| format!("{s},")).unwrap_or_default();
+    let gpu_pipeline = format!(
+        "builtin.module(lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-gpu{{chip={}}})",
+        args.chip
+    );
     if let Some(emit) = args.emit {
         let pipeline = match emit {
             Emit::Stage1 => None,
