@@ -13,6 +13,7 @@ pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod pass_registry;
 pub mod pipelines;
+pub mod promote_accumulators;
 pub mod sparse_fuse;
 pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
@@ -35,6 +36,7 @@ pub static PASSES: &[PassDef] = &[
     sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,
     lower_loop_bindings::PASS,
+    promote_accumulators::PASS,
 ];
 
 static REGISTERED: Once = Once::new();

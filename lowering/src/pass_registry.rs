@@ -197,8 +197,16 @@ unsafe extern "C" fn run_trampoline(
     }));
     match outcome {
         Ok(outcome) => result(outcome.is_ok()),
-        Err(_) => {
-            emit_error(operation.location(), format!("internal error in pass '{}' (please report it)", pass.argument));
+        Err(payload) => {
+            let detail = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown cause");
+            emit_error(
+                operation.location(),
+                format!("internal error in pass '{}': {detail} (please report it)", pass.argument),
+            );
             result(false)
         }
     }

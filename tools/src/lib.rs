@@ -7,3 +7,19 @@ pub mod diagnostics;
 pub mod kernels;
 pub mod opt;
 pub mod programs;
+
+/// Replaces Rust's panic report (a backtrace hint on stderr) with one
+/// line: a panic inside a pass is caught and reported as a diagnostic at
+/// the IR, and anything else is a bug to report, not a crash to decode.
+pub fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("unknown cause");
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("internal error: {message}{place}");
+    }));
+}

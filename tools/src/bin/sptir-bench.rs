@@ -284,6 +284,7 @@ fn cusparse_baseline(op: Op, a: &Csr, feat: usize, args: &Args) -> Result<Baseli
 }
 
 fn main() -> ExitCode {
+    sptir_tools::quiet_panics();
     let args = Args::parse();
     let mut a = match load_matrix(&args.matrix) {
         Ok(a) => a,

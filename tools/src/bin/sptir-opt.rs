@@ -76,6 +76,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    sptir_tools::quiet_panics();
     let args = Args::parse();
     let mut source = String::new();
     let read = if args.input == "-" {

@@ -1,0 +1,181 @@
+//! `promote-accumulators`: register accumulation (SparseTIR section 5.3)
+//! at stage III. Where a loop reads and writes one memref element whose
+//! indices do not change in the loop (`c[i] = c[i] + ...` in a reduction),
+//! the element is loaded once before the loop, carried through it in a
+//! register (`scf.for` iteration argument) and stored once after it.
+//!
+//! Sound for sptir kernels because their memref arguments do not alias
+//! one another (as SparseTIR assumes, `tir.noalias`): the pass requires
+//! that nothing else in the loop touches the same memref value.
+
+use crate::{
+    axis::detach,
+    ir_builder::Builder,
+    lower_sparse_iter::erase,
+    pass_registry::{PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::{memref, scf},
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        Block, Region, RegionLike, Value, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::mlirValueReplaceAllUsesOfWith;
+
+pub const PASS: PassDef = PassDef {
+    name: "PromoteAccumulators",
+    argument: "promote-accumulators",
+    description: "Keep an element that a loop reads and writes at fixed indices in a register across the loop",
+    options: &[],
+    dependent_dialects: "scf,memref",
+    run,
+};
+
+fn name_of(op: &OperationRef<'_, '_>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    // Innermost loops first: an accumulator promoted out of an inner loop
+    // may then be promoted out of the loop around it.
+    let mut loops = Vec::new();
+    root.walk(WalkOrder::PostOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if name_of(&op) == "scf.for" && op.operand_count() == 3 {
+            loops.push(op);
+        }
+        WalkResult::Advance
+    });
+    for op in loops {
+        promote_one(context, op);
+    }
+    Ok(())
+}
+
+/// Whether `value` is defined outside `op`.
+fn outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let mut inside = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let defines = inner.results().any(|r| Value::from(r) == value)
+            || inner.regions().any(|region| {
+                region.first_block().is_some_and(|block| {
+                    (0..block.argument_count()).any(|i| block.argument(i).is_ok_and(|a| Value::from(a) == value))
+                })
+            });
+        if defines {
+            inside = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    !inside
+}
+
+/// Promotes one accumulator of `op`; returns the new loop.
+fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    // Loops that already carry values are left alone (one accumulator per
+    // loop keeps the rewrite simple).
+    if op.operand_count() != 3 {
+        return None;
+    }
+    let body = op.region(0).ok()?.first_block()?;
+    // The ops directly in the loop body, in order (melior cannot walk
+    // backwards).
+    let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(current) = next {
+        next = current.next_in_block();
+        ops.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+    }
+    let mut candidate = None;
+    for (position, &store) in ops.iter().enumerate() {
+        if name_of(&store) != "memref.store" {
+            continue;
+        }
+        let operands: Vec<Value> = store.operands().map(detach).collect();
+        let (memref_value, indices) = (operands[1], &operands[2..]);
+        if !outside(memref_value, op) || !indices.iter().all(|&i| outside(i, op)) {
+            continue;
+        }
+        // The matching load, earlier in the same block.
+        let load = ops[..position].iter().rev().copied().find(|candidate_load| {
+            name_of(candidate_load) == "memref.load" && {
+                let load_operands: Vec<Value> = candidate_load.operands().map(detach).collect();
+                load_operands[0] == memref_value && load_operands[1..] == *indices
+            }
+        });
+        let Some(load) = load else { continue };
+        // Nothing else in the loop may touch this memref.
+        let mut others = false;
+        op.walk(WalkOrder::PreOrder, |inner| {
+            let same = |o: &OperationRef| o.to_raw().ptr == inner.to_raw().ptr;
+            if !same(&load) && !same(&store) && inner.operands().any(|v| v == memref_value) {
+                others = true;
+                return WalkResult::Interrupt;
+            }
+            WalkResult::Advance
+        });
+        if !others {
+            candidate = Some((load, store, memref_value, indices.to_vec(), operands[0]));
+            break;
+        }
+    }
+    let (load, store, memref_value, indices, stored) = candidate?;
+
+    let location = op.location();
+    let builder = Builder::before(context, op)?.at(location);
+    let initial = builder.value(memref::load(memref_value, &indices, location));
+    let bounds: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let index_type = bounds[0].r#type();
+    let new_body = Block::new(&[(index_type, location), (initial.r#type(), location)]);
+    let yield_op = new_body.append_operation(scf::r#yield(&[], location));
+    let yield_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(yield_op.to_raw()) };
+    let (iv, accumulator): (Value<'c, 'c>, Value<'c, 'c>) =
+        (detach(new_body.argument(0).ok()?.into()), detach(new_body.argument(1).ok()?.into()));
+    let region = Region::new();
+    region.append_block(new_body);
+    let new_loop = builder.insert(
+        melior::ir::operation::OperationBuilder::new("scf.for", location)
+            .add_operands(&[bounds[0], bounds[1], bounds[2], initial])
+            .add_results(&[initial.r#type()])
+            .add_regions([region])
+            .build()
+            .ok()?,
+    );
+    let result: Value<'c, 'c> = detach(new_loop.result(0).ok()?.into());
+
+    unsafe {
+        mlirValueReplaceAllUsesOfWith(body.argument(0).ok()?.to_raw(), iv.to_raw());
+        mlirValueReplaceAllUsesOfWith(load.result(0).ok()?.to_raw(), accumulator.to_raw());
+    }
+    let mut next = body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(inner) = next {
+        next = inner.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_none() {
+            break; // the old scf.yield
+        }
+        if inner.to_raw().ptr == load.to_raw().ptr || inner.to_raw().ptr == store.to_raw().ptr {
+            continue;
+        }
+        unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(yield_op);
+    }
+    unsafe { OperationRefMut::from_raw(yield_op.to_raw()) }.set_operands(&[stored]);
+
+    let mut new_loop_mut = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };
+    for (name, attribute) in op.attributes() {
+        if let Ok(name) = name.as_string_ref().as_str() {
+            new_loop_mut.set_discardable_attribute(name, attribute);
+        }
+    }
+    let after = new_loop.next_in_block().and_then(|n| Builder::before(context, n))?.at(location);
+    after.insert(memref::store(result, memref_value, &indices, location));
+    erase(load);
+    erase(store);
+    erase(op);
+    Some(new_loop)
+}

@@ -1,0 +1,46 @@
+// RUN: sptir-opt %s --split-input-file -p 'builtin.module(promote-accumulators)' | FileCheck %s
+
+// c[i] is read and written at the same place on every iteration: it is
+// loaded once, carried in a register, stored once.
+// CHECK-LABEL: func.func @accumulate
+//       CHECK: %[[INIT:.*]] = memref.load %arg0[%arg2]
+//       CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+//       CHECK:   %[[X:.*]] = memref.load %arg1
+//       CHECK:   %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]]
+//       CHECK:   scf.yield %[[NEXT]]
+//       CHECK: } {sptir.label = "r"}
+//       CHECK: memref.store %[[SUM]], %arg0[%arg2]
+func.func @accumulate(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %acc = memref.load %c[%i] : memref<?xf32>
+    %v = memref.load %x[%j] : memref<?xf32>
+    %sum = arith.addf %acc, %v : f32
+    memref.store %sum, %c[%i] : memref<?xf32>
+  } {sptir.label = "r"}
+  return
+}
+
+// -----
+
+// Another read of the same memref in the loop could see the element: no
+// promotion. Neither when the indices change with the loop.
+// CHECK-LABEL: func.func @left_alone
+//   CHECK-NOT: iter_args
+func.func @left_alone(%c: memref<?xf32>, %i: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %acc = memref.load %c[%i] : memref<?xf32>
+    %other = memref.load %c[%j] : memref<?xf32>
+    %sum = arith.addf %acc, %other : f32
+    memref.store %sum, %c[%i] : memref<?xf32>
+  }
+  scf.for %j = %c0 to %n step %c1 {
+    %acc = memref.load %c[%j] : memref<?xf32>
+    %sum = arith.addf %acc, %acc : f32
+    memref.store %sum, %c[%j] : memref<?xf32>
+  }
+  return
+}
