@@ -7,6 +7,7 @@ pub mod axis;
 pub mod buffer;
 pub mod decompose_format;
 pub mod format_rules;
+pub mod hoist_invariant_loads;
 pub mod ir_builder;
 pub mod lower_loop_bindings;
 pub mod lower_sparse_buffer;
@@ -37,6 +38,7 @@ pub static PASSES: &[PassDef] = &[
     lower_sparse_buffer::PASS,
     lower_loop_bindings::PASS,
     promote_accumulators::PASS,
+    hoist_invariant_loads::PASS,
 ];
 
 static REGISTERED: Once = Once::new();

@@ -30,7 +30,7 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
     argument: "sptir-to-cpu",
     description: "Lower stage I sparse kernels to the LLVM dialect for the CPU (JIT-ready)",
     elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
-               promote-accumulators,func.func(llvm-request-c-wrappers),convert-scf-to-cf,expand-strided-metadata,\
+               hoist-invariant-loads,cse,promote-accumulators,func.func(llvm-request-c-wrappers),convert-scf-to-cf,expand-strided-metadata,\
                finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
                convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
     defaults: "",
@@ -44,7 +44,7 @@ pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-stage2-to-gpu",
     description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
     elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
-               promote-accumulators,gpu-kernel-outlining,\
+               hoist-invariant-loads,cse,promote-accumulators,gpu-kernel-outlining,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
                gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
                gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\

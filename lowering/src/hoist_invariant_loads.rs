@@ -1,0 +1,102 @@
+//! `hoist-invariant-loads`: moves a `memref.load` out of the `scf.for` loops
+//! it does not depend on when nothing in the function writes that memref,
+//! together with the non-trapping arithmetic around such loads.
+//! Stage III reads structure (indptr, indices) and input values where each
+//! access is flattened; a row start read in the innermost loop is then read
+//! once per row. Upstream loop-invariant code motion cannot do this: it
+//! does not know that sptir's memref arguments do not alias (SparseTIR's
+//! `tir.noalias`), so any store might change any load.
+
+use crate::pass_registry::{PassDef, PassFailed, PassOptions};
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    RegionLike, Value, ValueLike,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "HoistInvariantLoads",
+    argument: "hoist-invariant-loads",
+    description: "Hoist loads of never-written memrefs out of loops they do not depend on",
+    options: &[],
+    dependent_dialects: "",
+    run,
+};
+
+fn name_of(op: &OperationRef<'_, '_>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// Whether `value` is defined outside `op` (dominates it).
+fn outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let mut inside = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let defines = inner.results().any(|r| Value::from(r) == value)
+            || inner.regions().any(|region| {
+                region.first_block().is_some_and(|block| {
+                    (0..block.argument_count()).any(|i| block.argument(i).is_ok_and(|a| Value::from(a) == value))
+                })
+            });
+        if defines {
+            inside = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    !inside
+}
+
+/// Loads of never-written memrefs, and arithmetic that cannot trap (no
+/// division: hoisting it out of a loop that does not run must not fault).
+fn hoistable(op: &OperationRef<'_, '_>, written: &[Value<'_, '_>]) -> bool {
+    let name = name_of(op);
+    match name.as_str() {
+        "memref.load" => op.operand(0).is_ok_and(|m| !written.contains(&m)),
+        "arith.constant" | "arith.addi" | "arith.subi" | "arith.muli" | "arith.index_cast" | "arith.cmpi"
+        | "arith.select" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.addf" | "arith.subf" | "arith.mulf"
+        | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" | "arith.extsi" | "arith.extui"
+        | "arith.trunci" | "arith.sitofp" | "arith.extf" | "arith.truncf" => true,
+        _ => false,
+    }
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    // Memrefs something writes (or hands to something that might).
+    let mut written: Vec<Value> = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match name_of(&op).as_str() {
+            "memref.store" => written.extend(op.operand(1).ok()),
+            "memref.load" | "memref.dim" => {}
+            _ => written.extend(op.operands().filter(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).is_ok())),
+        }
+        WalkResult::Advance
+    });
+    // Loops innermost first; hoisting repeats until nothing moves, since a
+    // hoisted load can free the arithmetic that uses it and vice versa.
+    let mut loops = Vec::new();
+    root.walk(WalkOrder::PostOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if name_of(&op) == "scf.for" {
+            loops.push(op);
+        }
+        WalkResult::Advance
+    });
+    let mut moved = true;
+    while moved {
+        moved = false;
+        for &parent in &loops {
+            let Some(body) = parent.region(0).ok().and_then(|r| r.first_block()) else { continue };
+            let mut next = body.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+                if hoistable(&op, &written) && op.operands().all(|v| outside(v, parent)) {
+                    unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(parent);
+                    moved = true;
+                }
+            }
+        }
+    }
+    Ok(())
+}
