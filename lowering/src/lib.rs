@@ -15,6 +15,7 @@ pub mod lower_sparse_iter;
 pub mod pass_registry;
 pub mod pipelines;
 pub mod promote_accumulators;
+pub mod serialize_launches;
 pub mod sparse_fuse;
 pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
@@ -39,6 +40,7 @@ pub static PASSES: &[PassDef] = &[
     lower_loop_bindings::PASS,
     promote_accumulators::PASS,
     hoist_invariant_loads::PASS,
+    serialize_launches::PASS,
 ];
 
 static REGISTERED: Once = Once::new();

@@ -24,15 +24,24 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
     defaults: "",
 };
 
-/// Stage I -> LLVM dialect for the CPU. Functions get C wrappers
-/// (`_mlir_ciface_*`) so the JIT can call them with memref descriptors.
+/// Stage III -> LLVM dialect, with C wrappers (`_mlir_ciface_*`) so the
+/// JIT can call functions with memref descriptors.
+pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
+    argument: "sptir-stage3-to-llvm",
+    description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
+    elements: "func.func(llvm-request-c-wrappers),convert-scf-to-cf,expand-strided-metadata,\
+               finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
+               convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
+    defaults: "",
+};
+
+/// Stage I -> LLVM dialect for the CPU, with loop-invariant structure reads
+/// hoisted and accumulators kept in registers.
 pub const SPTIR_TO_CPU: Pipeline = Pipeline {
     argument: "sptir-to-cpu",
     description: "Lower stage I sparse kernels to the LLVM dialect for the CPU (JIT-ready)",
     elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
-               hoist-invariant-loads,cse,promote-accumulators,func.func(llvm-request-c-wrappers),convert-scf-to-cf,expand-strided-metadata,\
-               finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
-               convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
+               hoist-invariant-loads,cse,promote-accumulators,sptir-stage3-to-llvm",
     defaults: "",
 };
 
@@ -61,7 +70,8 @@ pub const SPTIR_TO_GPU: Pipeline = Pipeline {
     defaults: "chip=sm_90",
 };
 
-pub static PIPELINES: &[Pipeline] = &[SPTIR_TO_STAGE3, SPTIR_TO_CPU, SPTIR_STAGE2_TO_GPU, SPTIR_TO_GPU];
+pub static PIPELINES: &[Pipeline] =
+    &[SPTIR_TO_STAGE3, SPTIR_STAGE3_TO_LLVM, SPTIR_TO_CPU, SPTIR_STAGE2_TO_GPU, SPTIR_TO_GPU];
 
 extern "C" {
     fn sptirRegisterPassPipeline(

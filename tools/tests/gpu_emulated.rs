@@ -1,0 +1,93 @@
+//! The GPU path checked on the CPU: kernels go through the GPU schedule
+//! and `lower-loop-bindings` (launches, atomics, register accumulation), then
+//! `serialize-launches` runs each launch's blocks and threads one after the
+//! other on the JIT. Catches wrong indices, guards and atomics without a GPU
+//! (races are ruled out by construction, not by this test).
+
+use sptir_runtime::{cpu::CpuKernel, randomize_values, relative_error, Csr, RmatSpec};
+use sptir_tools::{
+    compile::run_pipeline,
+    context::create_context,
+    kernels::{prepare, Format, Layout, Op},
+};
+
+const GPU_LOWERING: &str = "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
+                            hoist-invariant-loads,cse,promote-accumulators,serialize-launches,sptir-stage3-to-llvm";
+
+fn check(op: Op, format: Format, schedule: &str, a: &Csr, feat: usize) {
+    let mut problem = prepare(op, format, a, feat, Layout::default(), 17).unwrap();
+    let context = create_context();
+    let mut module = problem.program(&context);
+    let pipeline = format!("builtin.module(lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
+    run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+    let kernel = CpuKernel::compile(&module, 2).unwrap();
+    problem.poison();
+    kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+    let error = relative_error(&problem.result(), &problem.reference);
+    assert!(error < 1e-5, "{} {} feat {feat} [{schedule}]: relative error {error}", op.name(), format.name());
+}
+
+fn matrices() -> Vec<Csr> {
+    let mut list = vec![
+        RmatSpec::parse("rmat:7:5:2").unwrap().generate().unwrap(),
+        Csr::new(5, 7, vec![0, 2, 5, 5, 6, 9], vec![0, 6, 1, 2, 3, 4, 0, 5, 6], vec![1.0; 9]).unwrap(),
+    ];
+    for (seed, a) in list.iter_mut().enumerate() {
+        randomize_values(a, 60 + seed as u64);
+    }
+    list
+}
+
+#[test]
+fn default_schedule_on_every_format() {
+    for a in matrices() {
+        for op in [Op::Spmm, Op::Sddmm] {
+            for format in [Format::Csr, Format::Ell, Format::Bsr, Format::Hyb] {
+                check(op, format, "", &a, 7);
+            }
+        }
+    }
+}
+
+#[test]
+fn hand_schedules() {
+    for a in matrices() {
+        // Four rows per block, on threadIdx.y; features on threadIdx.x.
+        check(
+            Op::Spmm,
+            Format::Csr,
+            "sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},\
+             sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},",
+            &a,
+            5,
+        );
+    }
+}
+
+/// Schedules that would be wrong on a GPU are refused, with the reason.
+#[test]
+fn racy_schedules_are_rejected() {
+    let a = &matrices()[0];
+    let cases = [
+        // The non-zeros of a row: their count depends on the row, so it is
+        // not known when the grid is sized.
+        (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=blockIdx.y atomic=true},", "must be known before the launch"),
+        // The zeroing of SDDMM's output sits outside the thread loop: every
+        // thread would redo it, racing with the others' additions.
+        (
+            Op::Sddmm,
+            "sparse-pos-bind{loop=sddmm.2 to=threadIdx.x atomic=true},",
+            "each thread of the block would repeat it",
+        ),
+        // A reduction over threads without atomics.
+        (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y},", "makes threads race on its outputs"),
+    ];
+    for (op, schedule, reason) in cases {
+        let problem = prepare(op, Format::Csr, a, 4, Layout::default(), 1).unwrap();
+        let context = create_context();
+        let mut module = problem.program(&context);
+        let pipeline = format!("builtin.module(lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
+        let error = run_pipeline(&context, &mut module, &pipeline).expect_err(schedule);
+        assert!(error.contains(reason), "{schedule}: {error}");
+    }
+}
