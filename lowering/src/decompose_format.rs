@@ -17,7 +17,7 @@ use crate::{
     axis::{detach, key, Axis},
     buffer::BufferDef,
     format_rules::{emit_rules, BuiltinRule},
-    ir_builder::{if_else, Builder},
+    ir_builder::{if_else, move_until_terminator, Builder},
     lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
@@ -514,13 +514,6 @@ fn rebind_body<'c>(
     if let Ok(region) = guard.region(0) {
         region.append_block(then);
     }
-    let mut next = guard.next_in_block().map(|op| unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
-    while let Some(op) = next {
-        next = op.next_in_block().map(|op| unsafe { OperationRef::from_raw(op.to_raw()) });
-        if next.is_none() {
-            break; // sparse_iter.yield stays
-        }
-        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(end);
-    }
+    move_until_terminator(guard.next_in_block().map(|op| unsafe { OperationRef::from_raw(op.to_raw()) }), end);
     Ok(())
 }

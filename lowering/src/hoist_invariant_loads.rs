@@ -7,7 +7,10 @@
 //! does not know that sptir's memref arguments do not alias (SparseTIR's
 //! `tir.noalias`), so any store might change any load.
 
-use crate::pass_registry::{PassDef, PassFailed, PassOptions};
+use crate::{
+    ir_query::{defined_outside, op_name},
+    pass_registry::{PassDef, PassFailed, PassOptions},
+};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
@@ -23,33 +26,10 @@ pub const PASS: PassDef = PassDef {
     run,
 };
 
-fn name_of(op: &OperationRef<'_, '_>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
-}
-
-/// Whether `value` is defined outside `op` (dominates it).
-fn outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let mut inside = false;
-    op.walk(WalkOrder::PreOrder, |inner| {
-        let defines = inner.results().any(|r| Value::from(r) == value)
-            || inner.regions().any(|region| {
-                region.first_block().is_some_and(|block| {
-                    (0..block.argument_count()).any(|i| block.argument(i).is_ok_and(|a| Value::from(a) == value))
-                })
-            });
-        if defines {
-            inside = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    !inside
-}
-
 /// Loads of never-written memrefs, and arithmetic that cannot trap (no
 /// division: hoisting it out of a loop that does not run must not fault).
 fn hoistable(op: &OperationRef<'_, '_>, written: &[Value<'_, '_>]) -> bool {
-    let name = name_of(op);
+    let name = op_name(op);
     match name.as_str() {
         "memref.load" => op.operand(0).is_ok_and(|m| !written.contains(&m)),
         "arith.constant" | "arith.addi" | "arith.subi" | "arith.muli" | "arith.index_cast" | "arith.cmpi"
@@ -65,7 +45,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut written: Vec<Value> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        match name_of(&op).as_str() {
+        match op_name(&op).as_str() {
             "memref.store" => written.extend(op.operand(1).ok()),
             "memref.load" | "memref.dim" => {}
             _ => written.extend(op.operands().filter(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).is_ok())),
@@ -77,7 +57,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut loops = Vec::new();
     root.walk(WalkOrder::PostOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if name_of(&op) == "scf.for" {
+        if op_name(&op) == "scf.for" {
             loops.push(op);
         }
         WalkResult::Advance
@@ -91,7 +71,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             while let Some(op) = next {
                 next = op.next_in_block();
                 let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
-                if hoistable(&op, &written) && op.operands().all(|v| outside(v, parent)) {
+                if hoistable(&op, &written) && op.operands().all(|v| defined_outside(v, parent)) {
                     unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(parent);
                     moved = true;
                 }

@@ -217,3 +217,16 @@ pub fn lower_bound<'c>(
     let op = builder.insert(scf::r#while(&[lo, hi], &[index, index], region(before), region(after), location));
     detach(op.result(0).expect("declared result").into())
 }
+
+/// Moves the ops that follow `first` (inclusive) in its block, all but the
+/// block's terminator, to just before `anchor`.
+pub fn move_until_terminator<'c>(first: Option<OperationRef<'c, 'c>>, anchor: OperationRef<'c, 'c>) {
+    let mut next = first;
+    while let Some(op) = next {
+        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_none() {
+            break; // the terminator stays
+        }
+        unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
+    }
+}

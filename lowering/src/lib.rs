@@ -9,6 +9,7 @@ pub mod decompose_format;
 pub mod format_rules;
 pub mod hoist_invariant_loads;
 pub mod ir_builder;
+pub mod ir_query;
 pub mod lower_loop_bindings;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;

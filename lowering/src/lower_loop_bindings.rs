@@ -12,7 +12,8 @@
 
 use crate::{
     axis::detach,
-    ir_builder::Builder,
+    ir_builder::{move_until_terminator, Builder},
+    ir_query::{defined_outside, encloses},
     lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
@@ -64,44 +65,6 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         launch(context, op)?;
     }
     Ok(())
-}
-
-/// Whether `inner` is nested in `outer`.
-fn encloses(outer: OperationRef<'_, '_>, inner: OperationRef<'_, '_>) -> bool {
-    let mut current = inner.parent_operation();
-    while let Some(parent) = current {
-        if parent == outer {
-            return true;
-        }
-        current = parent.parent_operation();
-    }
-    false
-}
-
-/// Whether `value` is defined outside `op` (so it is known before `op` runs).
-fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let mut found_inside = false;
-    op.walk(WalkOrder::PreOrder, |inner| {
-        if inner.results().any(|result| Value::from(result) == value) {
-            found_inside = true;
-            return WalkResult::Interrupt;
-        }
-        for region in inner.regions() {
-            let mut block = region.first_block();
-            while let Some(current) = block {
-                if (0..current.argument_count()).any(|i| current.argument(i).is_ok_and(|a| Value::from(a) == value)) {
-                    found_inside = true;
-                }
-                block = current.next_in_region();
-            }
-        }
-        if found_inside {
-            WalkResult::Interrupt
-        } else {
-            WalkResult::Advance
-        }
-    });
-    !found_inside
 }
 
 fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
@@ -241,14 +204,7 @@ fn inline_loop<'c>(
     if atomic {
         make_atomic(context, op)?;
     }
-    let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    while let Some(inner) = next {
-        next = inner.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
-        if next.is_none() {
-            break; // scf.yield
-        }
-        unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(op);
-    }
+    move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), op);
     erase(op);
     Ok(())
 }

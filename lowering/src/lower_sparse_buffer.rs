@@ -12,7 +12,7 @@
 use crate::{
     axis::{detach, Axis, AxisKind},
     buffer::BufferDef,
-    ir_builder::{if_else, lower_bound, Builder},
+    ir_builder::{if_else, lower_bound, move_until_terminator, Builder},
     lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -354,14 +354,7 @@ fn convert_loop<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
     if let Ok(position) = old.argument(0) {
         unsafe { mlirValueReplaceAllUsesOfWith(position.to_raw(), new_position.to_raw()) };
     }
-    let mut next = old.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    while let Some(inner) = next {
-        next = inner.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
-        if next.is_none() {
-            break; // sparse_pos.yield
-        }
-        unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(terminator);
-    }
+    move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), terminator);
     let mut new_loop = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };
     for (name, target) in [("label", "sptir.label"), ("kind", "sptir.kind")] {
         if let Ok(attribute) = op.attribute(name) {

@@ -11,6 +11,7 @@
 use crate::{
     axis::detach,
     ir_builder::Builder,
+    ir_query::{defined_outside, op_name},
     lower_sparse_iter::erase,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -34,10 +35,6 @@ pub const PASS: PassDef = PassDef {
     run,
 };
 
-fn name_of(op: &OperationRef<'_, '_>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
-}
-
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
@@ -46,7 +43,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut loops = Vec::new();
     root.walk(WalkOrder::PostOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if name_of(&op) == "scf.for" && op.operand_count() == 3 {
+        if op_name(&op) == "scf.for" && op.operand_count() == 3 {
             loops.push(op);
         }
         WalkResult::Advance
@@ -55,25 +52,6 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         promote_one(context, op);
     }
     Ok(())
-}
-
-/// Whether `value` is defined outside `op`.
-fn outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let mut inside = false;
-    op.walk(WalkOrder::PreOrder, |inner| {
-        let defines = inner.results().any(|r| Value::from(r) == value)
-            || inner.regions().any(|region| {
-                region.first_block().is_some_and(|block| {
-                    (0..block.argument_count()).any(|i| block.argument(i).is_ok_and(|a| Value::from(a) == value))
-                })
-            });
-        if defines {
-            inside = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    !inside
 }
 
 /// Promotes one accumulator of `op`; returns the new loop.
@@ -94,17 +72,17 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     }
     let mut candidate = None;
     for (position, &store) in ops.iter().enumerate() {
-        if name_of(&store) != "memref.store" {
+        if op_name(&store) != "memref.store" {
             continue;
         }
         let operands: Vec<Value> = store.operands().map(detach).collect();
         let (memref_value, indices) = (operands[1], &operands[2..]);
-        if !outside(memref_value, op) || !indices.iter().all(|&i| outside(i, op)) {
+        if !defined_outside(memref_value, op) || !indices.iter().all(|&i| defined_outside(i, op)) {
             continue;
         }
         // The matching load, earlier in the same block.
         let load = ops[..position].iter().rev().copied().find(|candidate_load| {
-            name_of(candidate_load) == "memref.load" && {
+            op_name(candidate_load) == "memref.load" && {
                 let load_operands: Vec<Value> = candidate_load.operands().map(detach).collect();
                 load_operands[0] == memref_value && load_operands[1..] == *indices
             }

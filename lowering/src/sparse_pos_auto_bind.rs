@@ -8,13 +8,13 @@
 //! stage II program; fast only where the threads have work (the feature
 //! loop of SpMM); hand schedules do better.
 
+use crate::ir_query::defined_outside;
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
-    block::BlockLike,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-    RegionLike, Value,
+    Value,
 };
 
 pub const PASS: PassDef = PassDef {
@@ -44,24 +44,7 @@ fn contains_loop(op: OperationRef<'_, '_>) -> bool {
 
 /// Whether `value` is known outside `outer`: defined there, or a constant.
 fn outside(value: Value<'_, '_>, outer: OperationRef<'_, '_>) -> bool {
-    if constant_of(value).is_some() {
-        return true;
-    }
-    let mut inside = false;
-    outer.walk(WalkOrder::PreOrder, |op| {
-        let defines = op.results().any(|r| Value::from(r) == value)
-            || op.regions().any(|region| {
-                region.first_block().is_some_and(|block| {
-                    (0..block.argument_count()).any(|i| block.argument(i).is_ok_and(|a| Value::from(a) == value))
-                })
-            });
-        if defines {
-            inside = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    !inside
+    constant_of(value).is_some() || defined_outside(value, outer)
 }
 
 /// The constant an `arith.constant` defines, if `value` is one.

@@ -6,7 +6,7 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{region_with_block, Builder},
+    ir_builder::{move_until_terminator, region_with_block, Builder},
     lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::find_loops,
@@ -113,14 +113,7 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor
     if let Ok(old_position) = old.argument(0) {
         unsafe { mlirValueReplaceAllUsesOfWith(old_position.to_raw(), position.to_raw()) };
     }
-    let mut next = old.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    while let Some(inner_op) = next {
-        next = inner_op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
-        if next.is_none() {
-            break; // sparse_pos.yield
-        }
-        unsafe { OperationRefMut::from_raw(inner_op.to_raw()) }.move_before(end);
-    }
+    move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
     // Annotations of the original loop (other than its own shape) stay on
     // the outer loop.
     let mut outer_mut = unsafe { OperationRefMut::from_raw(outer.to_raw()) };

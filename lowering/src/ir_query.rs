@@ -1,0 +1,51 @@
+//! Questions passes ask of the IR: an op's name, where a value is defined,
+//! which op encloses which.
+
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    RegionLike, Value,
+};
+
+/// The op's name, e.g. `scf.for`.
+pub fn op_name(op: &OperationRef<'_, '_>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// Whether `value` is defined outside `op` (by an op or block before it),
+/// so that it is known before `op` runs.
+pub fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let mut inside = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let defines = inner.results().any(|r| Value::from(r) == value)
+            || inner.regions().any(|region| {
+                let mut block = region.first_block();
+                while let Some(current) = block {
+                    if (0..current.argument_count()).any(|i| current.argument(i).is_ok_and(|a| Value::from(a) == value))
+                    {
+                        return true;
+                    }
+                    block = current.next_in_region();
+                }
+                false
+            });
+        if defines {
+            inside = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    !inside
+}
+
+/// Whether `inner` is nested in `outer`.
+pub fn encloses(outer: OperationRef<'_, '_>, inner: OperationRef<'_, '_>) -> bool {
+    let mut current = inner.parent_operation();
+    while let Some(parent) = current {
+        if parent == outer {
+            return true;
+        }
+        current = parent.parent_operation();
+    }
+    false
+}
