@@ -96,3 +96,19 @@ fn opt_round_trips_stdin_and_writes_output_files() {
     let printed = std::fs::read_to_string(&output_path).expect("output written");
     assert!(printed.contains("sparse_iter.dense_fixed %arg0"), "{printed}");
 }
+
+#[test]
+fn bench_tunes_and_reuses_the_best_configuration() {
+    let config = std::env::temp_dir().join(format!("sptir-cli-{}-best.cfg", std::process::id()));
+    let config = config.display().to_string();
+    let output = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--tune", "--save-config", &config]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("best for feat 32:"), "{stdout}");
+    let saved = std::fs::read_to_string(&config).expect("config written");
+    assert!(saved.starts_with("format="), "{saved}");
+    let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &config, "--json"]);
+    assert!(String::from_utf8_lossy(&reused.stdout).contains("\"verified\":true"));
+    let bad = temp_file("bad.cfg", "format=coo\n");
+    fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &bad]), "bad format in config line");
+}

@@ -47,7 +47,7 @@ enum Emit {
     Ptx,
 }
 
-#[derive(Parser, Debug)]
+#[derive(Parser, Debug, Clone)]
 #[command(name = "sptir-bench", version, about = "Compile, run, verify and time a sparse kernel")]
 struct Args {
     #[arg(long, value_enum)]
@@ -98,6 +98,17 @@ struct Args {
     /// GPU architecture for --device cuda and --emit ptx.
     #[arg(long, default_value = "sm_90")]
     chip: String,
+    /// Search formats (csr, ell, bsr, hyb(c, k)) and, on the GPU, row-block
+    /// schedules for this matrix and feature size; print each and the best.
+    #[arg(long)]
+    tune: bool,
+    /// With --tune: write the best configuration to this file.
+    #[arg(long)]
+    save_config: Option<String>,
+    /// Read the format, its parameters and the schedule from a file written
+    /// by --save-config (they override the command line).
+    #[arg(long)]
+    config: Option<String>,
     /// Seed for the random values of A and the dense operands.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -119,8 +130,8 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
-/// Runs one feature size; returns whether it verified.
-fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
+/// Runs one feature size; returns whether it verified and its median time.
+fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let op = match args.op {
         OpArg::Spmm => Op::Spmm,
         OpArg::Sddmm => Op::Sddmm,
@@ -169,7 +180,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
         } else {
             println!("{}", module.as_operation());
         }
-        return Ok(true);
+        return Ok((true, 0.0));
     }
     // Runs the kernel once; the time is the device's kernel time on the
     // GPU, the wall time of the call on the CPU.
@@ -248,7 +259,88 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
             );
         }
     }
-    Ok(verified)
+    Ok((verified, ms))
+}
+
+/// The configuration knobs --tune varies and --save-config records.
+fn config_lines(args: &Args) -> String {
+    let format = format!("{:?}", args.format).to_lowercase();
+    let mut text = format!(
+        "format={format}\nblock={}\ncol_parts={}\nbucket_exp={}\n",
+        args.block, args.col_parts, args.bucket_exp
+    );
+    if let Some(schedule) = &args.schedule {
+        text.push_str(&format!("schedule={schedule}\n"));
+    }
+    text
+}
+
+fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (key, value) = line.split_once('=').ok_or_else(|| format!("bad config line '{line}'"))?;
+        let number = || value.trim().parse::<usize>().map_err(|_| format!("bad number in config line '{line}'"));
+        match key.trim() {
+            "format" => {
+                args.format = FormatArg::from_str(value.trim(), true)
+                    .map_err(|_| format!("bad format in config line '{line}'"))?
+            }
+            "block" => args.block = number()?,
+            "col_parts" => args.col_parts = number()?,
+            "bucket_exp" => args.bucket_exp = number()? as u32,
+            "schedule" => args.schedule = Some(value.trim().to_string()),
+            other => return Err(format!("unknown config key '{other}'")),
+        }
+    }
+    Ok(())
+}
+
+/// The candidates --tune tries.
+fn candidates(args: &Args) -> Vec<Args> {
+    let mut list = Vec::new();
+    let base = Args { tune: false, schedule: None, ..args.clone() };
+    list.push(Args { format: FormatArg::Csr, ..base.clone() });
+    if args.device == Device::Cuda {
+        let label = match args.op {
+            OpArg::Spmm => "csrmm.0",
+            OpArg::Sddmm => "sddmm.0",
+        };
+        for rows in [2, 4, 8, 16] {
+            let schedule = format!(
+                "sparse-pos-split{{loop={label} factor={rows}}},sparse-pos-bind{{loop={label}.o to=blockIdx.x}},sparse-pos-bind{{loop={label}.i to=threadIdx.y}}"
+            );
+            list.push(Args { format: FormatArg::Csr, schedule: Some(schedule), ..base.clone() });
+        }
+    }
+    for col_parts in [1, 2, 4] {
+        for bucket_exp in [2, 3, 4, 5] {
+            list.push(Args { format: FormatArg::Hyb, col_parts, bucket_exp, ..base.clone() });
+        }
+    }
+    for block in [2, 4] {
+        list.push(Args { format: FormatArg::Bsr, block, ..base.clone() });
+    }
+    list.push(Args { format: FormatArg::Ell, ..base.clone() });
+    list
+}
+
+/// Tries every candidate; prints the fastest verified one.
+fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
+    let mut best: Option<(f64, Args)> = None;
+    for candidate in candidates(args) {
+        match run_one(&candidate, a, feat) {
+            Ok((true, ms)) if best.as_ref().is_none_or(|(fastest, _)| ms < *fastest) => best = Some((ms, candidate)),
+            Ok(_) => {}
+            // A format that cannot hold the matrix is not a failure here.
+            Err(error) => eprintln!("sptir-bench: --tune: skipping {:?}: {error}", candidate.format),
+        }
+    }
+    let (ms, winner) = best.ok_or("--tune: no candidate verified")?;
+    let config = config_lines(&winner);
+    println!("best for feat {feat}: {ms:.4} ms with {}", config.trim().replace('\n', ", "));
+    if let Some(path) = &args.save_config {
+        std::fs::write(path, config).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    Ok(true)
 }
 
 struct BaselineRun {
@@ -285,7 +377,16 @@ fn cusparse_baseline(op: Op, a: &Csr, feat: usize, args: &Args) -> Result<Baseli
 
 fn main() -> ExitCode {
     sptir_tools::quiet_panics();
-    let args = Args::parse();
+    let mut args = Args::parse();
+    if let Some(path) = args.config.clone() {
+        let applied = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read '{path}': {e}"))
+            .and_then(|text| apply_config(&mut args, &text));
+        if let Err(error) = applied {
+            eprintln!("sptir-bench: {error}");
+            return ExitCode::FAILURE;
+        }
+    }
     let mut a = match load_matrix(&args.matrix) {
         Ok(a) => a,
         Err(error) => {
@@ -296,7 +397,9 @@ fn main() -> ExitCode {
     randomize_values(&mut a, args.seed);
     let mut ok = true;
     for &feat in &args.feat {
-        match run_one(&args, &a, feat) {
+        let outcome =
+            if args.tune { tune(&args, &a, feat) } else { run_one(&args, &a, feat).map(|(verified, _)| verified) };
+        match outcome {
             Ok(verified) => ok &= verified,
             Err(error) => {
                 eprintln!("sptir-bench: {error}");
