@@ -59,6 +59,36 @@ fn same_value(a: Value<'_, '_>, b: Value<'_, '_>) -> bool {
     a == b || matches!((constant_of(a), constant_of(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// Whether `op` runs exactly once: from constant 0 to constant 1.
+fn is_single(op: OperationRef<'_, '_>) -> bool {
+    let bound = |n: usize| {
+        op.operand(n)
+            .ok()
+            .and_then(constant_of)
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value())
+    };
+    bound(0) == Some(0) && bound(1) == Some(1)
+}
+
+/// The only loop directly in `op`'s body, if there is exactly one.
+fn only_loop_in<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    use melior::ir::{block::BlockLike, RegionLike};
+    let body = op.region(0).ok()?.first_block()?;
+    let mut found = None;
+    let mut next = body.first_operation();
+    while let Some(inner) = next {
+        next = inner.next_in_block();
+        if is_loop(&inner) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(unsafe { OperationRef::from_raw(inner.to_raw()) });
+        }
+    }
+    found
+}
+
 /// Whether a loop under `top` (itself included) is bound to `dimension`.
 fn binds(top: OperationRef<'_, '_>, dimension: &str) -> bool {
     let mut found = false;
@@ -116,7 +146,15 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             op.set_discardable_attribute("atomic", Attribute::unit(context));
         }
     };
-    for top in outermost {
+    for mut top in outermost {
+        // A loop of one position (an ELL bucket's placeholder root) makes a
+        // grid of one block: the loop it wraps is the real grid.
+        while !top.has_attribute("bind") && is_single(top) {
+            match only_loop_in(top) {
+                Some(inner) => top = inner,
+                None => break,
+            }
+        }
         if !top.has_attribute("bind") {
             bind(top, "blockIdx.x", loop_kind(top) == LoopKind::Reduction);
         }

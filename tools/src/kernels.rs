@@ -103,6 +103,8 @@ pub struct Prepared {
     pub args: Vec<Data>,
     pub reference: Vec<f64>,
     buckets: usize,
+    /// Per hyb bucket: whether it lists a row twice.
+    repeats: Vec<bool>,
     readback: Readback,
 }
 
@@ -113,7 +115,7 @@ impl Prepared {
             (Op::Spmm, Format::Csr) => programs::csr_spmm(context),
             (Op::Spmm, Format::Ell) => programs::ell_spmm(context),
             (Op::Spmm, Format::Bsr) => programs::bsr_spmm(context),
-            (Op::Spmm, Format::Hyb) => programs::hyb_spmm(context, self.buckets),
+            (Op::Spmm, Format::Hyb) => programs::hyb_spmm(context, &self.repeats),
             (Op::Sddmm, Format::Csr) => programs::csr_sddmm(context),
             (Op::Sddmm, Format::Ell) => programs::ell_sddmm(context),
             (Op::Sddmm, Format::Bsr) => programs::bsr_sddmm(context),
@@ -211,6 +213,7 @@ pub fn prepare(
     let (m, n, nnz) = (a.rows(), a.cols(), a.nnz());
     let fmt = |error| KernelError::Format(format.name(), error);
     let mut buckets = 0;
+    let mut repeats = Vec::new();
     let (function, args, readback, reference) = match op {
         Op::Spmm => {
             let b = operands(op, a, feat, seed).remove(0);
@@ -283,6 +286,9 @@ pub fn prepare(
                     ];
                     for bucket in hyb.buckets() {
                         buckets += 1;
+                        let mut rows = bucket.row_indices().to_vec();
+                        rows.sort_unstable();
+                        repeats.push(rows.windows(2).any(|pair| pair[0] == pair[1]));
                         args.extend([
                             Data::Ids(bucket.row_indices().to_vec()),
                             Data::Ids(bucket.indices().to_vec()),
@@ -417,7 +423,7 @@ pub fn prepare(
             }
         }
     };
-    Ok(Prepared { op, format, function, args, reference, buckets, readback })
+    Ok(Prepared { op, format, function, args, reference, buckets, repeats, readback })
 }
 
 /// The parameters `decompose-format{rule=...}` appends to a kernel whose

@@ -358,8 +358,11 @@ fn hyb_buckets<'c>(
 
 /// hyb SpMM, one compute iteration per ELL bucket into a zeroed `c`:
 /// `@hyb_spmm(b, c, m, n, feat, [rows, indices, values, num_rows, width]...)`.
-pub fn hyb_spmm(context: &Context, buckets: usize) -> Module<'_> {
+/// `repeats[b]` says whether bucket `b` lists a row more than once (a long
+/// row split over several bucket rows); its row axis is then a reduction.
+pub fn hyb_spmm<'c>(context: &'c Context, repeats: &[bool]) -> Module<'c> {
     use Param::*;
+    let buckets = repeats.len();
     let k = KernelBuilder::new(context, "hyb_spmm", &hyb_params(&[Values, Values, Index, Index, Index], buckets));
     let (b, c, m, n, feat) = (k.arg(0), k.arg(1), k.arg(2), k.arg(3), k.arg(4));
     let i = k.dense_fixed(m);
@@ -370,9 +373,8 @@ pub fn hyb_spmm(context: &Context, buckets: usize) -> Module<'_> {
     k.iterate("zero", &[i, f], "SS", None, &|s, x| clear(s, c, x));
     for (index, [o, bi, bj, values]) in hyb_buckets(&k, 5, buckets, m, n).into_iter().enumerate() {
         let a = k.buffer(values, &[o, bi, bj]);
-        // A long row split over several bucket rows accumulates into one
-        // output row, so the bucket's row axis is a reduction.
-        k.iterate(&format!("hyb{index}"), &[o, bi, bj, f], "SRRS", None, &|s, x| {
+        let kinds = if repeats[index] { "SRRS" } else { "SSRS" };
+        k.iterate(&format!("hyb{index}"), &[o, bi, bj, f], kinds, None, &|s, x| {
             accumulate(s, c, &[x[1], x[3]], |s| (load(s, a, &[x[0], x[1], x[2]]), load(s, b, &[x[2], x[3]])))
         });
     }
