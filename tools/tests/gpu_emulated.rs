@@ -15,10 +15,15 @@ const GPU_LOWERING: &str = "lower-sparse-buffer,canonicalize,cse,lower-loop-bind
                             hoist-invariant-loads,cse,promote-accumulators,serialize-launches,sptir-stage3-to-llvm";
 
 fn check(op: Op, format: Format, schedule: &str, a: &Csr, feat: usize) {
+    check_with(op, format, "", schedule, a, feat)
+}
+
+/// `stage1` runs before lower-sparse-iter, `schedule` after it.
+fn check_with(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, feat: usize) {
     let mut problem = prepare(op, format, a, feat, Layout::default(), 17).unwrap();
     let context = create_context();
     let mut module = problem.program(&context);
-    let pipeline = format!("builtin.module(lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
+    let pipeline = format!("builtin.module({stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
     run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
     let kernel = CpuKernel::compile(&module, 2).unwrap();
     problem.poison();
@@ -60,6 +65,17 @@ fn hand_schedules() {
              sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},",
             &a,
             5,
+        );
+        // Non-zero-parallel SDDMM: rows and columns fused, 8 non-zeros per
+        // block, one per thread (sptir-bench's GPU default for SDDMM).
+        check_with(
+            Op::Sddmm,
+            Format::Csr,
+            "sparse-fuse{iteration=sddmm loops=0,1},",
+            "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
+             sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},",
+            &a,
+            6,
         );
     }
 }

@@ -90,6 +90,10 @@ struct Args {
     /// Also run this baseline in the same process (GPU only): cuSPARSE.
     #[arg(long, value_enum)]
     baseline: Option<Baseline>,
+    /// Stage I schedule, a pass list run before lower-sparse-iter on every
+    /// device, e.g. 'sparse-fuse{iteration=sddmm loops=0,1}'.
+    #[arg(long)]
+    stage1: Option<String>,
     /// Stage II schedule for the GPU, a pass list run after lower-sparse-iter,
     /// e.g. 'sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},...';
     /// loops it leaves unbound get the default schedule.
@@ -157,21 +161,32 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         None => (problem.program(&context), problem.function.to_string()),
     };
-    let schedule = args.schedule.as_deref().map(|s| format!("{s},")).unwrap_or_default();
+    // SDDMM in CSR has no spatial loop with uniform bounds below its rows,
+    // so without a schedule the GPU gets one thread per row: walk the
+    // non-zeros instead, 256 to a block, one per thread.
+    let (stage1, schedule) = match (args.device, op, format, &args.stage1, &args.schedule) {
+        (Device::Cuda, Op::Sddmm, Format::Csr, None, None) => {
+            (Some(SDDMM_FUSED.0.to_string()), Some(SDDMM_FUSED.1.to_string()))
+        }
+        _ => (args.stage1.clone(), args.schedule.clone()),
+    };
+    let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
+    let schedule = schedule.map(|s| format!("{s},")).unwrap_or_default();
     let gpu_pipeline = format!(
-        "builtin.module(lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-gpu{{chip={}}})",
+        "builtin.module({stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-gpu{{chip={}}})",
         args.chip
     );
+    let cpu_pipeline = format!("builtin.module({stage1}sptir-to-cpu)");
     if let Some(emit) = args.emit {
         let pipeline = match emit {
             Emit::Stage1 => None,
-            Emit::Stage2 => Some("builtin.module(lower-sparse-iter)"),
-            Emit::Stage3 => Some("builtin.module(sptir-to-stage3)"),
-            Emit::Llvm => Some("builtin.module(sptir-to-cpu)"),
-            Emit::Ptx => Some(gpu_pipeline.as_str()),
+            Emit::Stage2 => Some(format!("builtin.module({stage1}lower-sparse-iter)")),
+            Emit::Stage3 => Some(format!("builtin.module({stage1}sptir-to-stage3)")),
+            Emit::Llvm => Some(cpu_pipeline.clone()),
+            Emit::Ptx => Some(gpu_pipeline.clone()),
         };
         if let Some(pipeline) = pipeline {
-            run_pipeline(&context, &mut module, pipeline)?;
+            run_pipeline(&context, &mut module, &pipeline)?;
         }
         if let Emit::Ptx = emit {
             for text in ptx_of(&module) {
@@ -186,7 +201,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // GPU, the wall time of the call on the CPU.
     let mut run: Box<dyn FnMut(&mut kernels::Prepared) -> Result<f64, String>> = match args.device {
         Device::Cpu => {
-            run_pipeline(&context, &mut module, "builtin.module(sptir-to-cpu)")?;
+            run_pipeline(&context, &mut module, &cpu_pipeline)?;
             let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
             Box::new(move |problem| {
                 let start = Instant::now();
@@ -269,6 +284,9 @@ fn config_lines(args: &Args) -> String {
         "format={format}\nblock={}\ncol_parts={}\nbucket_exp={}\n",
         args.block, args.col_parts, args.bucket_exp
     );
+    if let Some(stage1) = &args.stage1 {
+        text.push_str(&format!("stage1={stage1}\n"));
+    }
     if let Some(schedule) = &args.schedule {
         text.push_str(&format!("schedule={schedule}\n"));
     }
@@ -287,6 +305,7 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
             "block" => args.block = number()?,
             "col_parts" => args.col_parts = number()?,
             "bucket_exp" => args.bucket_exp = number()? as u32,
+            "stage1" => args.stage1 = Some(value.trim().to_string()),
             "schedule" => args.schedule = Some(value.trim().to_string()),
             other => return Err(format!("unknown config key '{other}'")),
         }
@@ -297,7 +316,7 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
 /// The candidates --tune tries.
 fn candidates(args: &Args) -> Vec<Args> {
     let mut list = Vec::new();
-    let base = Args { tune: false, schedule: None, ..args.clone() };
+    let base = Args { tune: false, schedule: None, stage1: None, ..args.clone() };
     list.push(Args { format: FormatArg::Csr, ..base.clone() });
     if args.device == Device::Cuda {
         let label = match args.op {
@@ -309,6 +328,13 @@ fn candidates(args: &Args) -> Vec<Args> {
                 "sparse-pos-split{{loop={label} factor={rows}}},sparse-pos-bind{{loop={label}.o to=blockIdx.x}},sparse-pos-bind{{loop={label}.i to=threadIdx.y}}"
             );
             list.push(Args { format: FormatArg::Csr, schedule: Some(schedule), ..base.clone() });
+        }
+        if let OpArg::Sddmm = args.op {
+            for threads in [64, 128, 256, 512] {
+                let schedule = SDDMM_FUSED.1.replace("factor=256", &format!("factor={threads}"));
+                let stage1 = Some(SDDMM_FUSED.0.to_string());
+                list.push(Args { format: FormatArg::Csr, stage1, schedule: Some(schedule), ..base.clone() });
+            }
         }
     }
     for col_parts in [1, 2, 4] {
@@ -342,6 +368,13 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     }
     Ok(true)
 }
+
+/// Non-zero-parallel SDDMM: rows and columns fused into one loop over the
+/// non-zeros, split into blocks of 256 threads (stage I, stage II).
+const SDDMM_FUSED: (&str, &str) = (
+    "sparse-fuse{iteration=sddmm loops=0,1}",
+    "sparse-pos-split{loop=sddmm.0 factor=256},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x}",
+);
 
 struct BaselineRun {
     algorithm: String,
