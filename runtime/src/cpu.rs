@@ -1,5 +1,6 @@
 //! The CPU executor: MLIR's ExecutionEngine JIT-compiles a module lowered
-//! to the LLVM dialect (`sptir-to-cpu`) and runs one of its functions.
+//! to the LLVM dialect (`sptir-to-cpu`) and runs one of its functions. The
+//! CUDA executor uses the same JIT for the host side of GPU modules.
 //!
 //! Argument convention: a kernel is a `func.func` whose arguments are 1-D
 //! memrefs (`memref<?xi32>` structure arrays, `memref<?xf32>` values) and
@@ -10,8 +11,9 @@
 
 use melior::ir::Module;
 use mlir_sys::{
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInvokePacked,
-    mlirExecutionEngineLookupPacked, MlirExecutionEngine, MlirStringRef,
+    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
+    mlirExecutionEngineInvokePacked, mlirExecutionEngineLookupPacked, mlirExecutionEngineRegisterSymbol,
+    MlirExecutionEngine, MlirStringRef,
 };
 use std::ffi::c_void;
 
@@ -37,14 +39,39 @@ pub enum KernelArg<'a> {
     Index(usize),
 }
 
+/// What the JIT passes for one argument: a 1-D memref's storage (host or
+/// device address and length), or an `index`.
+#[derive(Debug, Clone, Copy)]
+pub enum RawArg {
+    Memref { address: u64, len: usize },
+    Index(i64),
+}
+
+impl KernelArg<'_> {
+    /// The argument as the host sees it.
+    pub fn raw(&mut self) -> RawArg {
+        let (address, len) = match self {
+            KernelArg::Ids(data) => (data.as_ptr() as u64, data.len()),
+            KernelArg::Values(data) => (data.as_ptr() as u64, data.len()),
+            KernelArg::Output(data) => (data.as_mut_ptr() as u64, data.len()),
+            KernelArg::Index(value) => return RawArg::Index(*value as i64),
+        };
+        RawArg::Memref { address, len }
+    }
+}
+
 /// The layout MLIR gives a 1-D memref.
 #[repr(C)]
 struct Descriptor {
-    allocated: *mut c_void,
-    aligned: *mut c_void,
+    allocated: u64,
+    aligned: u64,
     offset: i64,
     size: i64,
     stride: i64,
+}
+
+fn string_ref(text: &str) -> MlirStringRef {
+    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
 }
 
 /// A JIT-compiled module.
@@ -52,20 +79,31 @@ pub struct CpuKernel {
     engine: MlirExecutionEngine,
 }
 
-fn string_ref(text: &str) -> MlirStringRef {
-    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
-}
-
 impl CpuKernel {
     /// Compiles `module`, already lowered to the LLVM dialect, at LLVM
     /// optimization level `opt_level` (0-3).
     pub fn compile(module: &Module<'_>, opt_level: usize) -> Result<Self, ExecError> {
+        Self::compile_with_symbols(module, opt_level, &[])
+    }
+
+    /// Like [`compile`](Self::compile), resolving the module's external
+    /// functions named in `symbols` to the given addresses, then running its
+    /// constructors (a GPU module's constructors load its kernels).
+    pub fn compile_with_symbols(
+        module: &Module<'_>,
+        opt_level: usize,
+        symbols: &[(&str, *mut c_void)],
+    ) -> Result<Self, ExecError> {
         let engine = unsafe {
             mlirExecutionEngineCreate(module.to_raw(), opt_level.min(3) as i32, 0, std::ptr::null(), false, false)
         };
         if engine.ptr.is_null() {
             return Err(ExecError::Compile);
         }
+        for &(name, address) in symbols {
+            unsafe { mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address) };
+        }
+        unsafe { mlirExecutionEngineInitialize(engine) };
         Ok(Self { engine })
     }
 
@@ -73,44 +111,47 @@ impl CpuKernel {
     /// the function's parameters (the tools check the signature before
     /// lowering) and that the data is valid for the kernel.
     pub fn run(&self, function: &str, args: &mut [KernelArg<'_>]) -> Result<(), ExecError> {
+        let raw: Vec<RawArg> = args.iter_mut().map(KernelArg::raw).collect();
+        self.run_raw(function, &raw)
+    }
+
+    /// Runs `function` on raw arguments: memref storage may be host or
+    /// device memory, as the function expects.
+    pub fn run_raw(&self, function: &str, args: &[RawArg]) -> Result<(), ExecError> {
         // The C API resolves names to the `_mlir_ciface_` wrappers.
         let wrapper = format!("_mlir_ciface_{function}");
-        let packed = unsafe { mlirExecutionEngineLookupPacked(self.engine, string_ref(&wrapper)) };
-        if packed.is_null() {
+        if unsafe { mlirExecutionEngineLookupPacked(self.engine, string_ref(&wrapper)) }.is_null() {
             return Err(ExecError::MissingFunction(function.to_string()));
         }
         let mut descriptors: Vec<Descriptor> = Vec::new();
         let mut scalars: Vec<i64> = Vec::new();
-        for arg in args.iter_mut() {
-            let (pointer, length) = match arg {
-                KernelArg::Ids(data) => (data.as_ptr() as *mut c_void, data.len()),
-                KernelArg::Values(data) => (data.as_ptr() as *mut c_void, data.len()),
-                KernelArg::Output(data) => (data.as_mut_ptr() as *mut c_void, data.len()),
-                KernelArg::Index(value) => {
-                    scalars.push(*value as i64);
-                    continue;
-                }
-            };
-            descriptors.push(Descriptor {
-                allocated: pointer,
-                aligned: pointer,
-                offset: 0,
-                size: length as i64,
-                stride: 1,
-            });
+        for arg in args {
+            match *arg {
+                RawArg::Memref { address, len } => descriptors.push(Descriptor {
+                    allocated: address,
+                    aligned: address,
+                    offset: 0,
+                    size: len as i64,
+                    stride: 1,
+                }),
+                RawArg::Index(value) => scalars.push(value),
+            }
         }
         // Pointers into the vectors, which no longer grow.
         let mut descriptor_pointers: Vec<*mut Descriptor> =
-            descriptors.iter_mut().map(|descriptor| descriptor as *mut Descriptor).collect();
+            descriptors.iter_mut().map(|d| d as *mut Descriptor).collect();
         let mut pointers: Vec<*mut c_void> = Vec::new();
         let (mut next_descriptor, mut next_scalar) = (0, 0);
-        for arg in args.iter() {
-            if let KernelArg::Index(_) = arg {
-                pointers.push(&mut scalars[next_scalar] as *mut i64 as *mut c_void);
-                next_scalar += 1;
-            } else {
-                pointers.push(&mut descriptor_pointers[next_descriptor] as *mut *mut Descriptor as *mut c_void);
-                next_descriptor += 1;
+        for arg in args {
+            match arg {
+                RawArg::Memref { .. } => {
+                    pointers.push(&mut descriptor_pointers[next_descriptor] as *mut *mut Descriptor as *mut c_void);
+                    next_descriptor += 1;
+                }
+                RawArg::Index(_) => {
+                    pointers.push(&mut scalars[next_scalar] as *mut i64 as *mut c_void);
+                    next_scalar += 1;
+                }
             }
         }
         let result =

@@ -9,14 +9,9 @@
 //! arrays are copied to the device before the call, and outputs back after.
 //! Kernel time is measured with CUDA events around each launch.
 
-use crate::cpu::KernelArg;
+use crate::cpu::{CpuKernel, ExecError, KernelArg, RawArg};
 use cudarc::driver::{result, sys};
 use melior::ir::Module;
-use mlir_sys::{
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
-    mlirExecutionEngineInvokePacked, mlirExecutionEngineLookupPacked, mlirExecutionEngineRegisterSymbol,
-    MlirExecutionEngine, MlirStringRef,
-};
 use std::{
     ffi::{c_void, CStr},
     sync::{Mutex, OnceLock},
@@ -236,8 +231,9 @@ const SYMBOLS: [(&str, *mut c_void); 7] = [
     ("mgpuStreamSynchronize", mgpu_stream_synchronize as *mut c_void),
 ];
 
-fn string_ref(text: &str) -> MlirStringRef {
-    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
+/// The `mgpu*` functions a GPU module's host code calls, for the JIT.
+pub fn runtime_symbols() -> [(&'static str, *mut c_void); 7] {
+    SYMBOLS
 }
 
 /// Takes the recorded error and kernel time, resetting both.
@@ -275,18 +271,17 @@ fn upload<T>(data: &[T]) -> Result<DeviceBuffer, CudaError> {
     Ok(buffer)
 }
 
-#[repr(C)]
-struct Descriptor {
-    allocated: u64,
-    aligned: u64,
-    offset: i64,
-    size: i64,
-    stride: i64,
+/// A GPU module: its host code JIT-compiled, its kernels loaded.
+pub struct GpuKernel {
+    host: CpuKernel,
 }
 
-/// A JIT-compiled host module whose kernels run on the GPU.
-pub struct GpuKernel {
-    engine: MlirExecutionEngine,
+fn exec(error: ExecError) -> CudaError {
+    match error {
+        ExecError::Compile => CudaError::Compile,
+        ExecError::MissingFunction(name) => CudaError::MissingFunction(name),
+        ExecError::Invoke(name) => CudaError::Invoke(name),
+    }
 }
 
 impl GpuKernel {
@@ -294,69 +289,37 @@ impl GpuKernel {
     /// kernels onto the device.
     pub fn compile(module: &Module<'_>, opt_level: usize) -> Result<Self, CudaError> {
         context()?;
-        let engine = unsafe {
-            mlirExecutionEngineCreate(module.to_raw(), opt_level.min(3) as i32, 0, std::ptr::null(), false, false)
-        };
-        if engine.ptr.is_null() {
-            return Err(CudaError::Compile);
-        }
-        let kernel = Self { engine };
-        for (name, pointer) in SYMBOLS {
-            unsafe { mlirExecutionEngineRegisterSymbol(engine, string_ref(name), pointer) };
-        }
         take_launches()?;
-        // Runs the module constructors, which load the PTX.
-        unsafe { mlirExecutionEngineInitialize(engine) };
+        let host = CpuKernel::compile_with_symbols(module, opt_level, &SYMBOLS).map_err(exec)?;
         take_launches()?;
-        Ok(kernel)
+        Ok(Self { host })
     }
 
     /// Runs `function`: copies `args` to the device, calls the host
     /// function, copies outputs back. Returns the kernels' time in ms.
     pub fn run(&self, function: &str, args: &mut [KernelArg<'_>]) -> Result<f32, CudaError> {
         context()?;
-        let wrapper = format!("_mlir_ciface_{function}");
-        if unsafe { mlirExecutionEngineLookupPacked(self.engine, string_ref(&wrapper)) }.is_null() {
-            return Err(CudaError::MissingFunction(function.to_string()));
-        }
         let mut buffers: Vec<Option<DeviceBuffer>> = Vec::new();
-        let mut scalars: Vec<i64> = Vec::new();
         for arg in args.iter() {
-            match arg {
-                KernelArg::Ids(data) => buffers.push(Some(upload(data)?)),
-                KernelArg::Values(data) => buffers.push(Some(upload(data)?)),
-                KernelArg::Output(data) => buffers.push(Some(upload(data)?)),
-                KernelArg::Index(value) => {
-                    buffers.push(None);
-                    scalars.push(*value as i64);
-                }
-            }
+            buffers.push(match arg {
+                KernelArg::Ids(data) => Some(upload(data)?),
+                KernelArg::Values(data) => Some(upload(data)?),
+                KernelArg::Output(data) => Some(upload(data)?),
+                KernelArg::Index(_) => None,
+            });
         }
-        let mut descriptors: Vec<Descriptor> = buffers
-            .iter()
-            .flatten()
-            .map(|b| Descriptor { allocated: b.pointer, aligned: b.pointer, offset: 0, size: b.len as i64, stride: 1 })
+        let raw: Vec<RawArg> = args
+            .iter_mut()
+            .zip(&buffers)
+            .map(|(arg, buffer)| match buffer {
+                Some(buffer) => RawArg::Memref { address: buffer.pointer, len: buffer.len },
+                None => arg.raw(),
+            })
             .collect();
-        let mut descriptor_pointers: Vec<*mut Descriptor> =
-            descriptors.iter_mut().map(|d| d as *mut Descriptor).collect();
-        let mut pointers: Vec<*mut c_void> = Vec::new();
-        let (mut next_descriptor, mut next_scalar) = (0, 0);
-        for buffer in &buffers {
-            if buffer.is_some() {
-                pointers.push(&mut descriptor_pointers[next_descriptor] as *mut *mut Descriptor as *mut c_void);
-                next_descriptor += 1;
-            } else {
-                pointers.push(&mut scalars[next_scalar] as *mut i64 as *mut c_void);
-                next_scalar += 1;
-            }
-        }
         take_launches()?;
-        let invoked =
-            unsafe { mlirExecutionEngineInvokePacked(self.engine, string_ref(function), pointers.as_mut_ptr().cast()) };
+        let invoked = self.host.run_raw(function, &raw);
         let kernel_ms = take_launches()?;
-        if invoked.value == 0 {
-            return Err(CudaError::Invoke(function.to_string()));
-        }
+        invoked.map_err(exec)?;
         for (arg, buffer) in args.iter_mut().zip(&buffers) {
             if let (KernelArg::Output(data), Some(buffer)) = (arg, buffer) {
                 if !data.is_empty() {
@@ -365,11 +328,5 @@ impl GpuKernel {
             }
         }
         Ok(kernel_ms)
-    }
-}
-
-impl Drop for GpuKernel {
-    fn drop(&mut self) {
-        unsafe { mlirExecutionEngineDestroy(self.engine) }
     }
 }
