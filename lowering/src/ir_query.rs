@@ -49,3 +49,21 @@ pub fn encloses(outer: OperationRef<'_, '_>, inner: OperationRef<'_, '_>) -> boo
     }
     false
 }
+
+/// The ops under `root` that satisfy `wanted` and are not nested in
+/// another such op, in order.
+pub fn outermost<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    wanted: impl Fn(&OperationRef<'c, 'a>) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if wanted(&op) {
+            found.push(op);
+            return WalkResult::Skip;
+        }
+        WalkResult::Advance
+    });
+    found
+}

@@ -13,7 +13,7 @@
 use crate::{
     axis::detach,
     ir_builder::{move_until_terminator, Builder},
-    ir_query::{defined_outside, encloses},
+    ir_query::{defined_outside, encloses, outermost},
     lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
@@ -52,16 +52,7 @@ fn is_for(op: &OperationRef<'_, '_>) -> bool {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut outermost = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if is_for(&op) && binding(&op).is_some() {
-            outermost.push(op);
-            return WalkResult::Skip;
-        }
-        WalkResult::Advance
-    });
-    for op in outermost {
+    for op in outermost(root, |op| is_for(op) && binding(op).is_some()) {
         launch(context, op)?;
     }
     Ok(())

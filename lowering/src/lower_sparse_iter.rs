@@ -15,6 +15,7 @@ use crate::{
     axis::{detach, key, Axis, AxisKind},
     buffer::BufferDef,
     ir_builder::{if_else, region_with_block, Builder},
+    ir_query::outermost,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
@@ -55,15 +56,8 @@ const SPATIAL: i64 = 0;
 const REDUCTION: i64 = 1;
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let mut outermost = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if is_iteration(&op) {
-            outermost.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-            // Nested iterations are lowered from inside their parent.
-            return WalkResult::Skip;
-        }
-        WalkResult::Advance
-    });
+    // Nested iterations are lowered from inside their parent.
+    let outermost = outermost(root, |op| is_iteration(op));
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     let mut lowering = Lowering { context, aux: AuxBuffers::new(context) };

@@ -7,6 +7,7 @@
 use crate::{
     axis::detach,
     ir_builder::Builder,
+    ir_query::{op_name, outermost},
     lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -14,7 +15,7 @@ use melior::{
     dialect::scf,
     ir::{
         block::BlockLike,
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef},
         Block, Region, RegionLike, Type, Value, ValueLike,
     },
 };
@@ -32,15 +33,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut launches = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("gpu.launch") {
-            launches.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-            return WalkResult::Skip;
-        }
-        WalkResult::Advance
-    });
-    for launch in launches {
+    for launch in outermost(root, |op| op_name(op) == "gpu.launch") {
         let location = launch.location();
         let sizes: Vec<Value> = launch.operands().map(detach).collect();
         if sizes.len() != 6 {

@@ -8,7 +8,7 @@
 //! stage II program; fast only where the threads have work (the feature
 //! loop of SpMM); hand schedules do better.
 
-use crate::ir_query::defined_outside;
+use crate::ir_query::{defined_outside, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
@@ -130,15 +130,7 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut outermost = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if is_loop(&op) {
-            outermost.push(op);
-            return WalkResult::Skip;
-        }
-        WalkResult::Advance
-    });
+    let outermost_loops = outermost(root, is_loop);
     let bind = |op: OperationRef<'_, '_>, to: &str, atomic: bool| {
         let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
         op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
@@ -146,7 +138,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             op.set_discardable_attribute("atomic", Attribute::unit(context));
         }
     };
-    for mut top in outermost {
+    for mut top in outermost_loops {
         // A loop of one position (an ELL bucket's placeholder root) makes a
         // grid of one block: the loop it wraps is the real grid.
         while !top.has_attribute("bind") && is_single(top) {
