@@ -21,9 +21,9 @@ fn pass_list() -> String {
             ));
         }
     }
-    text.push_str("\nsptir pipelines (flags, or names inside --pass-pipeline):\n");
+    text.push_str("\nsptir pipelines (use inside --pass-pipeline; the sptir-to-* ones are also flags):\n");
     for pipeline in sptir_lowering::pipelines::PIPELINES {
-        text.push_str(&format!("  --{:<22} {}\n", pipeline.argument, pipeline.description));
+        text.push_str(&format!("  {:<24} {}\n", pipeline.argument, pipeline.description));
     }
     text.push_str("\nEvery upstream MLIR dialect and pass is registered too.");
     text
