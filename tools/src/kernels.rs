@@ -49,11 +49,13 @@ pub struct Layout {
     pub col_parts: usize,
     /// hyb buckets have widths 1, 2, 4, ..., 2^k.
     pub bucket_exponent: u32,
+    /// ELL width; the longest row if absent.
+    pub ell_width: Option<usize>,
 }
 
 impl Default for Layout {
     fn default() -> Self {
-        Self { block: 4, col_parts: 1, bucket_exponent: 4 }
+        Self { block: 4, col_parts: 1, bucket_exponent: 4, ell_width: None }
     }
 }
 
@@ -65,6 +67,8 @@ pub enum KernelError {
     Shape(#[from] ShapeError),
     #[error("feature size must be at least 1")]
     NoFeatures,
+    #[error("rows {0:?} are not a panel of the matrix")]
+    Panel(std::ops::Range<usize>),
 }
 
 /// An owned kernel argument.
@@ -207,8 +211,33 @@ pub fn prepare(
     layout: Layout,
     seed: u64,
 ) -> Result<Prepared, KernelError> {
+    prepare_with(op, format, a, feat, layout, operands(op, a, feat, seed))
+}
+
+/// Builds the problem with the given dense operands (see [`operands`]).
+pub fn prepare_with(
+    op: Op,
+    format: Format,
+    a: &Csr,
+    feat: usize,
+    layout: Layout,
+    mut dense: Vec<Vec<f32>>,
+) -> Result<Prepared, KernelError> {
     if feat == 0 {
         return Err(KernelError::NoFeatures);
+    }
+    let expected = match op {
+        Op::Spmm => vec![a.cols() * feat],
+        Op::Sddmm => vec![a.rows() * feat, a.cols() * feat],
+    };
+    if dense.iter().map(Vec::len).collect::<Vec<_>>() != expected {
+        return Err(KernelError::Shape(ShapeError::Length {
+            op: op.name(),
+            operand: "dense operands",
+            expected: expected.iter().sum(),
+            found: dense.iter().map(Vec::len).sum(),
+            shape: format!("{expected:?}"),
+        }));
     }
     let (m, n, nnz) = (a.rows(), a.cols(), a.nnz());
     let fmt = |error| KernelError::Format(format.name(), error);
@@ -216,7 +245,7 @@ pub fn prepare(
     let mut repeats = Vec::new();
     let (function, args, readback, reference) = match op {
         Op::Spmm => {
-            let b = operands(op, a, feat, seed).remove(0);
+            let b = dense.remove(0);
             let reference = reference::spmm(a, &b, feat)?;
             let out_len = m * feat;
             match format {
@@ -237,7 +266,7 @@ pub fn prepare(
                     reference,
                 ),
                 Format::Ell => {
-                    let ell = Ell::from_csr(a, None).map_err(fmt)?;
+                    let ell = Ell::from_csr(a, layout.ell_width).map_err(fmt)?;
                     (
                         "ell_spmm",
                         vec![
@@ -302,7 +331,6 @@ pub fn prepare(
             }
         }
         Op::Sddmm => {
-            let mut dense = operands(op, a, feat, seed);
             let (x, y) = (dense.remove(0), dense.remove(0));
             let reference = reference::sddmm(a, &x, &y, feat)?;
             match format {
@@ -324,7 +352,7 @@ pub fn prepare(
                     reference,
                 ),
                 Format::Ell => {
-                    let ell = Ell::from_csr(a, None).map_err(fmt)?;
+                    let ell = Ell::from_csr(a, layout.ell_width).map_err(fmt)?;
                     let width = ell.width();
                     let (mut from, mut to) = (Vec::new(), Vec::new());
                     for row in 0..m {

@@ -169,6 +169,27 @@ impl Csr {
     }
 
     /// The `cols x rows` transpose, also canonical.
+    /// Rows `range` as a matrix of their own (same columns), or `None` when
+    /// the range is not within the rows.
+    pub fn row_slice(&self, range: std::ops::Range<usize>) -> Option<Csr> {
+        if range.start > range.end || range.end > self.rows {
+            return None;
+        }
+        let (start, end) = (self.indptr[range.start] as usize, self.indptr[range.end] as usize);
+        let indptr = self.indptr[range.clone()]
+            .iter()
+            .chain(std::iter::once(&self.indptr[range.end]))
+            .map(|&p| p - start as i32)
+            .collect();
+        Some(Csr {
+            rows: range.len(),
+            cols: self.cols,
+            indptr,
+            indices: self.indices[start..end].to_vec(),
+            values: self.values[start..end].to_vec(),
+        })
+    }
+
     pub fn transpose(&self) -> Csr {
         let (indptr, indices, values) =
             transpose_arrays(self.rows, self.cols, &self.indptr, &self.indices, &self.values);
@@ -209,6 +230,16 @@ pub(crate) fn transpose_arrays(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn row_slices_keep_their_rows() {
+        let a = Csr::from_dense(3, 3, &[1.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0, 4.0, 0.0]).unwrap();
+        let middle = a.row_slice(1..3).unwrap();
+        middle.validate().unwrap();
+        assert_eq!(middle.to_dense().unwrap(), vec![0.0, 0.0, 0.0, 3.0, 4.0, 0.0]);
+        assert_eq!(a.row_slice(0..0).unwrap().rows(), 0);
+        assert!(a.row_slice(2..4).is_none());
+    }
     use crate::random::SplitMix64;
 
     /// A small matrix with an empty row, an explicit zero and a full row.
