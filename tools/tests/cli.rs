@@ -112,3 +112,25 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     let bad = temp_file("bad.cfg", "format=coo\n");
     fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &bad]), "bad format in config line");
 }
+
+#[test]
+fn bench_runs_big_ell_matrices_in_row_panels() {
+    for op in ["spmm", "sddmm"] {
+        let output = bench(&[
+            "--op",
+            op,
+            "--format",
+            "ell",
+            "--matrix",
+            "rmat:7:6:4",
+            "--ell-panel-slots",
+            "300",
+            "--reps",
+            "1",
+            "--json",
+        ]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("\"verified\":true"), "{stdout}");
+    }
+}

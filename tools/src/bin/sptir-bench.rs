@@ -81,6 +81,10 @@ struct Args {
     /// BSR block size.
     #[arg(long, default_value_t = 4)]
     block: usize,
+    /// ELL matrices with more slots run as row panels of at most this many
+    /// slots each (memory: 8 bytes a slot, 12 for SDDMM).
+    #[arg(long, default_value_t = 1 << 27)]
+    ell_panel_slots: usize,
     /// hyb column partitions.
     #[arg(long, default_value_t = 1)]
     col_parts: usize,
@@ -134,12 +138,9 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
-/// Slots of one ELL panel: an ELL matrix too big for memory (a graph with a
-/// hub row) runs as row panels of at most this many slots, each an ELL
-/// matrix of the full width, checked against its own reference.
-const ELL_PANEL_SLOTS: usize = 1 << 27;
-
-/// The problem, or for a big ELL matrix its row panels.
+/// The problem, or for an ELL matrix of more than `panel_slots` slots (a
+/// graph with a hub row) its row panels: each an ELL matrix of the full
+/// width, run one after the other, checked against its own reference.
 fn panels(
     op: Op,
     format: Format,
@@ -147,13 +148,14 @@ fn panels(
     feat: usize,
     layout: Layout,
     seed: u64,
+    panel_slots: usize,
 ) -> Result<Vec<Prepared>, KernelError> {
     let width = a.max_row_nnz().max(1);
-    if format != Format::Ell || a.rows().saturating_mul(width) <= ELL_PANEL_SLOTS {
+    if format != Format::Ell || a.rows().saturating_mul(width) <= panel_slots {
         return Ok(vec![prepare(op, format, a, feat, layout, seed)?]);
     }
     let dense = kernels::operands(op, a, feat, seed);
-    let rows_per_panel = (ELL_PANEL_SLOTS / width).max(1);
+    let rows_per_panel = (panel_slots / width).max(1);
     let layout = Layout { ell_width: Some(width), ..layout };
     (0..a.rows())
         .step_by(rows_per_panel)
@@ -183,7 +185,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     let layout =
         Layout { block: args.block, col_parts: args.col_parts, bucket_exponent: args.bucket_exp, ell_width: None };
-    let mut problems = panels(op, format, a, feat, layout, args.seed).map_err(|e| e.to_string())?;
+    let mut problems =
+        panels(op, format, a, feat, layout, args.seed, args.ell_panel_slots).map_err(|e| e.to_string())?;
     let problem = &problems[0];
 
     let context = create_context();
