@@ -138,37 +138,65 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
-/// The problem, or for an ELL matrix of more than `panel_slots` slots (a
-/// graph with a hub row) its row panels: each an ELL matrix of the full
-/// width, run one after the other, checked against its own reference.
-fn panels(
-    op: Op,
-    format: Format,
-    a: &Csr,
-    feat: usize,
-    layout: Layout,
-    seed: u64,
-    panel_slots: usize,
-) -> Result<Vec<Prepared>, KernelError> {
-    let width = a.max_row_nnz().max(1);
-    if format != Format::Ell || a.rows().saturating_mul(width) <= panel_slots {
-        return Ok(vec![prepare(op, format, a, feat, layout, seed)?]);
+/// What one run covers: the whole problem, or for an ELL matrix of more
+/// than `panel_slots` slots (a graph with a hub row) its row panels. Each
+/// panel is an ELL matrix of the full width, built when it runs (so one is
+/// in memory at a time) and checked against its own reference.
+enum Work {
+    Whole(Box<Prepared>),
+    Panels { ranges: Vec<std::ops::Range<usize>>, width: usize, dense: Vec<Vec<f32>> },
+}
+
+impl Work {
+    fn plan(
+        op: Op,
+        format: Format,
+        a: &Csr,
+        feat: usize,
+        layout: Layout,
+        seed: u64,
+        panel_slots: usize,
+    ) -> Result<Self, KernelError> {
+        let width = a.max_row_nnz().max(1);
+        if format != Format::Ell || a.rows().saturating_mul(width) <= panel_slots {
+            return Ok(Work::Whole(Box::new(prepare(op, format, a, feat, layout, seed)?)));
+        }
+        let rows_per_panel = (panel_slots / width).max(1);
+        let ranges =
+            (0..a.rows()).step_by(rows_per_panel).map(|start| start..(start + rows_per_panel).min(a.rows())).collect();
+        Ok(Work::Panels { ranges, width, dense: kernels::operands(op, a, feat, seed) })
     }
-    let dense = kernels::operands(op, a, feat, seed);
-    let rows_per_panel = (panel_slots / width).max(1);
-    let layout = Layout { ell_width: Some(width), ..layout };
-    (0..a.rows())
-        .step_by(rows_per_panel)
-        .map(|start| {
-            let end = (start + rows_per_panel).min(a.rows());
-            let rows = a.row_slice(start..end).ok_or(KernelError::Panel(start..end))?;
-            let operands = match op {
-                Op::Spmm => vec![dense[0].clone()],
-                Op::Sddmm => vec![dense[0][start * feat..end * feat].to_vec(), dense[1].clone()],
-            };
-            kernels::prepare_with(op, format, &rows, feat, layout, operands)
-        })
-        .collect()
+
+    fn count(&self) -> usize {
+        match self {
+            Work::Whole(_) => 1,
+            Work::Panels { ranges, .. } => ranges.len(),
+        }
+    }
+
+    /// Runs `each` on part `index` of the work.
+    fn with_part<T>(
+        &mut self,
+        index: usize,
+        (op, format, a, feat, layout): (Op, Format, &Csr, usize, Layout),
+        each: &mut dyn FnMut(&mut Prepared) -> Result<T, String>,
+    ) -> Result<T, String> {
+        match self {
+            Work::Whole(problem) => each(problem),
+            Work::Panels { ranges, width, dense } => {
+                let range = ranges[index].clone();
+                let rows = a.row_slice(range.clone()).ok_or_else(|| KernelError::Panel(range.clone()).to_string())?;
+                let operands = match op {
+                    Op::Spmm => vec![dense[0].clone()],
+                    Op::Sddmm => vec![dense[0][range.start * feat..range.end * feat].to_vec(), dense[1].clone()],
+                };
+                let layout = Layout { ell_width: Some(*width), ..layout };
+                let mut panel =
+                    kernels::prepare_with(op, format, &rows, feat, layout, operands).map_err(|e| e.to_string())?;
+                each(&mut panel)
+            }
+        }
+    }
 }
 
 /// Runs one feature size; returns whether it verified and its median time.
@@ -185,21 +213,24 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     let layout =
         Layout { block: args.block, col_parts: args.col_parts, bucket_exponent: args.bucket_exp, ell_width: None };
-    let mut problems =
-        panels(op, format, a, feat, layout, args.seed, args.ell_panel_slots).map_err(|e| e.to_string())?;
-    let problem = &problems[0];
+    let mut work =
+        Work::plan(op, format, a, feat, layout, args.seed, args.ell_panel_slots).map_err(|e| e.to_string())?;
+    let part = (op, format, a, feat, layout);
 
     let context = create_context();
     let compile_start = Instant::now();
+    // The program and its parameters do not depend on the part.
+    let (params, builtin_function, builtin) =
+        work.with_part(0, part, &mut |problem| Ok((problem.params(), problem.function, problem.program(&context))))?;
     let (mut module, function) = match &args.kernel {
         Some(path) => {
             let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
             let module = sptir_dialects::parse_module(&context, &source, path)
                 .ok_or_else(|| format!("'{path}' does not parse or verify (run sptir-opt on it for diagnostics)"))?;
-            let function = find_kernel(&module, args.function.as_deref(), &problem.params())?;
+            let function = find_kernel(&module, args.function.as_deref(), &params)?;
             (module, function)
         }
-        None => (problem.program(&context), problem.function.to_string()),
+        None => (builtin, builtin_function.to_string()),
     };
     // SDDMM in CSR has no spatial loop with uniform bounds below its rows,
     // so without a schedule the GPU gets one thread per row: walk the
@@ -263,18 +294,20 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
 
     let mut error: f64 = 0.0;
-    for problem in &mut problems {
-        problem.poison();
-        run(problem)?;
-        error = error.max(relative_error(&problem.result(), &problem.reference));
+    for index in 0..work.count() {
+        error = error.max(work.with_part(index, part, &mut |problem| {
+            problem.poison();
+            run(problem)?;
+            Ok(relative_error(&problem.result(), &problem.reference))
+        })?);
     }
     let verified = error <= args.tolerance;
 
     let mut samples = Vec::with_capacity(args.reps);
     for _ in 0..args.reps {
         let mut total = 0.0;
-        for problem in &mut problems {
-            total += run(problem)?;
+        for index in 0..work.count() {
+            total += work.with_part(index, part, &mut |problem| run(problem))?;
         }
         samples.push(total);
     }
