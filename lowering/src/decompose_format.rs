@@ -25,7 +25,7 @@ use crate::{
 use melior::{
     dialect::{arith, scf},
     ir::{
-        attribute::{Attribute, AttributeLike, StringAttribute},
+        attribute::{Attribute, AttributeLike, DenseI64ArrayAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         Block, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
@@ -425,11 +425,24 @@ fn rewrite<'c>(
         clear_region(compute, 0);
         let mut axes = target.axes.clone();
         axes.extend(others.iter().map(|&a| info.axes[a]));
+        // Target axes the rule says may map several slots to one source
+        // coordinate (a long row split over bucket rows) accumulate.
+        let repeated: Vec<i64> = rule
+            .op
+            .attribute("repeats")
+            .ok()
+            .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+            .unwrap_or_default();
+        // Repeated slots only collide where a write does not name every
+        // source coordinate (SpMM's C[i, k], not SDDMM's out[i, j]).
+        let collide = !repeated.is_empty() && !writes_name_all(iteration, &positions);
         let mut kinds = String::new();
-        for expr in affine_results(rule.map) {
+        for (position, expr) in affine_results(rule.map).into_iter().enumerate() {
             let mut dims = Vec::new();
             dims_of(expr, &mut dims);
-            let reduction = dims.iter().any(|&d| positions.get(d).is_some_and(|&p| info.kinds[p] == b'R'));
+            let reduction = dims.iter().any(|&d| positions.get(d).is_some_and(|&p| info.kinds[p] == b'R'))
+                || (collide && repeated.contains(&(position as i64)));
             kinds.push(if reduction { 'R' } else { 'S' });
         }
         kinds.extend(others.iter().map(|&a| info.kinds[a] as char));
@@ -438,6 +451,30 @@ fn rewrite<'c>(
     }
     erase(iteration);
     Ok(())
+}
+
+/// Whether every store in the body of `iteration` names, among its
+/// coordinates, the coordinates of the axes at `positions`.
+fn writes_name_all(iteration: OperationRef<'_, '_>, positions: &[usize]) -> bool {
+    let Some(body) = region_block(iteration, 1) else { return false };
+    let walked: Vec<Value> = positions.iter().filter_map(|&p| body.argument(p).ok().map(Into::into)).collect();
+    // The body only: the init region has coordinates of its own.
+    let mut all = true;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        op.walk(WalkOrder::PreOrder, |inner| {
+            if inner.name().as_string_ref().as_str() == Ok("sparse_iter.store") {
+                let coordinates: Vec<Value> = inner.operands().skip(2).collect();
+                if !walked.iter().all(|w| coordinates.contains(w)) {
+                    all = false;
+                    return WalkResult::Interrupt;
+                }
+            }
+            WalkResult::Advance
+        });
+    }
+    all
 }
 
 /// Gives the cloned body one argument per new axis: source coordinates

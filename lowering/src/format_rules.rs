@@ -23,7 +23,7 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::{Attribute, TypeAttribute},
+        attribute::{Attribute, DenseI64ArrayAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
         r#type::{FunctionType, IntegerType, MemRefType},
@@ -147,7 +147,7 @@ impl<'c> Emitter<'c> {
         )
     }
 
-    fn rule(&self, target: Value<'c, 'c>, map: Attribute<'c>, inverse: Attribute<'c>) {
+    fn rule(&self, target: Value<'c, 'c>, map: Attribute<'c>, inverse: Attribute<'c>) -> OperationRef<'c, 'c> {
         self.builder.insert(
             sparse_iter::FormatRewriteOperation::builder(self.context, self.location)
                 .source(self.source)
@@ -155,7 +155,7 @@ impl<'c> Emitter<'c> {
                 .map(map)
                 .inverse(inverse)
                 .build(),
-        );
+        )
     }
 
     fn sparse_fixed(
@@ -181,11 +181,14 @@ impl<'c> Emitter<'c> {
         let context = self.context;
         let (i, j) = (dim(context, 0), dim(context, 1));
         if leading_zero {
-            self.rule(
+            let rule = self.rule(
                 target,
                 map_attribute(context, 2, &[constant(context, 0), i, j]),
                 map_attribute(context, 3, &[dim(context, 1), dim(context, 2)]),
             );
+            // A hyb bucket may list a long row several times.
+            unsafe { OperationRefMut::from_raw(rule.to_raw()) }
+                .set_discardable_attribute("repeats", DenseI64ArrayAttribute::new(context, &[1]).into());
         } else {
             self.rule(target, map_attribute(context, 2, &[i, j]), map_attribute(context, 2, &[i, j]));
         }

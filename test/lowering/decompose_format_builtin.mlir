@@ -1,6 +1,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=bsr:4 iteration=csrmm})' | FileCheck %s --check-prefix=BSR
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=ell:8 iteration=csrmm})' | FileCheck %s --check-prefix=ELL
 // RUN: sptir-opt %examples/sddmm.mlir -p 'builtin.module(decompose-format{rule=hyb:2:1,4 iteration=sddmm})' | FileCheck %s --check-prefix=HYB
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=hyb:1:1,4 iteration=csrmm})' | FileCheck %s --check-prefix=HYBSPMM
 
 // BSR(4): block indptr/indices, block values, then block rows, block
 // columns and stored blocks are appended to the function.
@@ -25,4 +26,8 @@
 // HYB: func.func @sddmm({{.*}}, %arg9: index, %arg10: memref<?xi32>, %arg11: memref<?xi32>, %arg12: memref<?xf32>, %arg13: index, %arg14: memref<?xi32>, %arg15: memref<?xi32>, %arg16: memref<?xf32>, %arg17: index, %arg18: memref<?xi32>, %arg19: memref<?xi32>, %arg20: memref<?xf32>, %arg21: index, %arg22: memref<?xi32>, %arg23: memref<?xi32>, %arg24: memref<?xf32>, %arg25: index)
 // HYB-COUNT-4: sparse_iter.iterate "copy{{[0-3]}}"
 // HYB: sparse_iter.iterate "sddmm.init"
+// A bucket may list a long row twice; SDDMM writes one output per slot, so
+// its row axis stays spatial (SpMM's, below, accumulates).
 // HYB-COUNT-4: sparse_iter.iterate "sddmm.{{[0-3]}}" {{.*}} "SSSR"
+
+// HYBSPMM-COUNT-2: sparse_iter.iterate "csrmm.{{[01]}}" {{.*}} "SRRS"

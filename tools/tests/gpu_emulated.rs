@@ -4,11 +4,12 @@
 //! other on the JIT. Catches wrong indices, guards and atomics without a GPU
 //! (races are ruled out by construction, not by this test).
 
+use sptir_lowering::format_rules::BuiltinRule;
 use sptir_runtime::{cpu::CpuKernel, randomize_values, relative_error, Csr, RmatSpec};
 use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
-    kernels::{prepare, Format, Layout, Op},
+    kernels::{decomposition_args, prepare, Format, Layout, Op},
 };
 
 const GPU_LOWERING: &str = "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
@@ -20,7 +21,16 @@ fn check(op: Op, format: Format, schedule: &str, a: &Csr, feat: usize) {
 
 /// `stage1` runs before lower-sparse-iter, `schedule` after it.
 fn check_with(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, feat: usize) {
+    check_rule(op, format, stage1, schedule, a, feat, None)
+}
+
+/// With `rule`, the built-in decomposition `stage1` applies has its
+/// arrays appended to the kernel's arguments.
+fn check_rule(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, feat: usize, rule: Option<&str>) {
     let mut problem = prepare(op, format, a, feat, Layout::default(), 17).unwrap();
+    if let Some(rule) = rule {
+        problem.append(decomposition_args(&BuiltinRule::parse(rule).unwrap(), a).unwrap());
+    }
     let context = create_context();
     let mut module = problem.program(&context);
     let pipeline = format!("builtin.module({stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
@@ -77,6 +87,20 @@ fn hand_schedules() {
             &a,
             6,
         );
+    }
+}
+
+/// Built-in decompositions on the GPU path: a hyb bucket may list a long
+/// row twice (atomics), BSR blocks go to blocks.
+#[test]
+fn decomposed_formats() {
+    for a in matrices() {
+        for (rule, op, label) in
+            [("hyb:1:1,2", Op::Spmm, "csrmm"), ("hyb:2:2,4", Op::Sddmm, "sddmm"), ("bsr:2", Op::Spmm, "csrmm")]
+        {
+            let stage1 = format!("decompose-format{{rule={rule} iteration={label}}},");
+            check_rule(op, Format::Csr, &stage1, "", &a, 5, Some(rule));
+        }
     }
 }
 

@@ -257,7 +257,11 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     `decompose-format` consumes the rules: it emits a copy iteration per
     rule (marked `preprocess`) that fills the target from the source, and
     rewrites every iteration that reads the source into one iteration per
-    rule over the target's axes.
+    rule over the target's axes. A target axis is a reduction where its map
+    result depends on a reduction axis, or where the discardable attribute
+    `repeats` (an array of target axis positions) says several of its
+    positions may hold one source coordinate (a long row split over several
+    rows of a hyb bucket).
 
     ```mlir
     sparse_iter.format_rewrite %A -> %A_bsr
