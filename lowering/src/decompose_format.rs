@@ -17,8 +17,7 @@ use crate::{
     axis::{detach, key, Axis},
     buffer::BufferDef,
     format_rules::{emit_rules, BuiltinRule},
-    ir_builder::{if_else, move_until_terminator, Builder},
-    lower_sparse_iter::erase,
+    ir_builder::{erase, if_else, move_until_terminator, replace_uses, zero_attribute, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
@@ -37,7 +36,7 @@ use mlir_sys::{
     mlirAffineDimExprGetPosition, mlirAffineExprIsAAdd, mlirAffineExprIsACeilDiv, mlirAffineExprIsAConstant,
     mlirAffineExprIsADim, mlirAffineExprIsAFloorDiv, mlirAffineExprIsAMod, mlirAffineExprIsAMul,
     mlirAffineMapAttrGetValue, mlirAffineMapGetNumResults, mlirAffineMapGetResult, mlirBlockEraseArgument,
-    mlirOperationClone, mlirRegionTakeBody, mlirValueReplaceAllUsesOfWith, MlirAffineExpr, MlirAffineMap,
+    mlirOperationClone, mlirRegionTakeBody, MlirAffineExpr, MlirAffineMap,
 };
 use sptir_dialects::sparse_iter;
 use std::collections::HashMap;
@@ -282,11 +281,8 @@ fn source_coordinates<'c>(
 }
 
 fn element_zero<'c>(builder: &Builder<'c>, element: Type<'c>) -> Result<Value<'c, 'c>, PassFailed> {
-    let attribute = if crate::lower_sparse_iter::is_float(element) {
-        melior::ir::attribute::FloatAttribute::new(builder.context, element, 0.0).into()
-    } else {
-        melior::ir::attribute::IntegerAttribute::new(element, 0).into()
-    };
+    let attribute = zero_attribute(builder.context, element)
+        .ok_or_else(|| emit_error(builder.location, format!("no zero for element type {element}")))?;
     Ok(builder.value(arith::constant(builder.context, attribute, builder.location)))
 }
 
@@ -504,10 +500,10 @@ fn rebind_body<'c>(
     let builder = Builder::before(context, first).ok_or_else(|| emit_error(location, "body is not a block"))?;
     let (old, inside) = source_coordinates(&builder, rule, source, &target_args)?;
     for (&position, &coordinate) in positions.iter().zip(&old) {
-        unsafe { mlirValueReplaceAllUsesOfWith(old_args[position].to_raw(), coordinate.to_raw()) };
+        replace_uses(old_args[position], coordinate);
     }
     for (&position, &argument) in others.iter().zip(&other_args) {
-        unsafe { mlirValueReplaceAllUsesOfWith(old_args[position].to_raw(), argument.to_raw()) };
+        replace_uses(old_args[position], argument);
     }
     for _ in 0..old_count {
         unsafe { mlirBlockEraseArgument(block.to_raw(), 0) };

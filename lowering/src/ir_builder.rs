@@ -230,3 +230,30 @@ pub fn move_until_terminator<'c>(first: Option<OperationRef<'c, 'c>>, anchor: Op
         unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
     }
 }
+
+/// Removes `op` from its block and destroys it.
+pub fn erase(op: OperationRef<'_, '_>) {
+    let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+    op.remove_from_parent();
+    drop(unsafe { Operation::from_raw(op.to_raw()) });
+}
+
+/// Makes every use of `old` a use of `new`.
+pub fn replace_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
+}
+
+pub fn is_float(r#type: Type<'_>) -> bool {
+    r#type.is_f16() || r#type.is_bf16() || r#type.is_f32() || r#type.is_f64()
+}
+
+/// Zero of an integer, index or float type; `None` for other types.
+pub fn zero_attribute<'c>(context: &'c Context, r#type: Type<'c>) -> Option<melior::ir::Attribute<'c>> {
+    if r#type.is_integer() || r#type.is_index() {
+        Some(IntegerAttribute::new(r#type, 0).into())
+    } else if is_float(r#type) {
+        Some(melior::ir::attribute::FloatAttribute::new(context, r#type, 0.0).into())
+    } else {
+        None
+    }
+}

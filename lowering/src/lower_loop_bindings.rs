@@ -12,9 +12,8 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{move_until_terminator, Builder},
+    ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     ir_query::{defined_outside, encloses, outermost},
-    lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
 };
@@ -29,7 +28,6 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::mlirValueReplaceAllUsesOfWith;
 
 pub const PASS: PassDef = PassDef {
     name: "LowerLoopBindings",
@@ -190,7 +188,7 @@ fn inline_loop<'c>(
     let block =
         op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
     if let Ok(iv) = block.argument(0) {
-        unsafe { mlirValueReplaceAllUsesOfWith(iv.to_raw(), position.to_raw()) };
+        replace_uses(iv.into(), position);
     }
     if atomic {
         make_atomic(context, op)?;

@@ -12,8 +12,7 @@
 use crate::{
     axis::{detach, Axis, AxisKind},
     buffer::BufferDef,
-    ir_builder::{if_else, lower_bound, move_until_terminator, Builder},
-    lower_sparse_iter::erase,
+    ir_builder::{erase, if_else, lower_bound, move_until_terminator, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -27,7 +26,6 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::mlirValueReplaceAllUsesOfWith;
 
 pub const PASS: PassDef = PassDef {
     name: "LowerSparseBuffer",
@@ -241,7 +239,7 @@ fn access<'c>(
 
 fn replace<'c>(op: OperationRef<'c, 'c>, index: usize, with: Value<'c, 'c>) -> Result<(), PassFailed> {
     let old = op.result(index).map_err(|_| emit_error(op.location(), "internal: missing result"))?;
-    unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), with.to_raw()) };
+    replace_uses(old.into(), with);
     Ok(())
 }
 
@@ -352,7 +350,7 @@ fn convert_loop<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
     let old =
         op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
     if let Ok(position) = old.argument(0) {
-        unsafe { mlirValueReplaceAllUsesOfWith(position.to_raw(), new_position.to_raw()) };
+        replace_uses(position.into(), new_position);
     }
     move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), terminator);
     let mut new_loop = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };

@@ -14,7 +14,7 @@ use crate::{
     aux_buffers::AuxBuffers,
     axis::{detach, key, Axis, AxisKind},
     buffer::BufferDef,
-    ir_builder::{if_else, region_with_block, Builder},
+    ir_builder::{erase, if_else, region_with_block, replace_uses, zero_attribute, Builder},
     ir_query::outermost,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
@@ -23,14 +23,13 @@ use melior::Context;
 use melior::{
     dialect::arith,
     ir::{
-        attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
+        attribute::{IntegerAttribute, StringAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        r#type::{IntegerType, TypeLike},
-        Attribute, Location, Operation, RegionLike, Type, Value, ValueLike,
+        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        r#type::IntegerType,
+        Attribute, Location, RegionLike, Value, ValueLike,
     },
 };
-use mlir_sys::mlirValueReplaceAllUsesOfWith;
 use sptir_dialects::sparse_pos;
 use std::collections::HashMap;
 
@@ -70,17 +69,6 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 struct Lowering<'c> {
     context: &'c Context,
     aux: AuxBuffers<'c>,
-}
-
-/// Removes `op` from its block and destroys it.
-pub(crate) fn erase(op: OperationRef<'_, '_>) {
-    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-    op.remove_from_parent();
-    drop(unsafe { Operation::from_raw(op.to_raw()) });
-}
-
-fn replace_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
-    unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
 }
 
 impl<'c> Lowering<'c> {
@@ -498,20 +486,9 @@ fn default_value<'c>(
     def: &BufferDef<'c>,
     location: Location<'c>,
 ) -> Result<Attribute<'c>, PassFailed> {
-    if let Some(value) = def.default_value {
-        return Ok(value);
-    }
-    if def.element.is_integer() || def.element.is_index() {
-        return Ok(IntegerAttribute::new(def.element, 0).into());
-    }
-    if is_float(def.element) {
-        return Ok(FloatAttribute::new(context, def.element, 0.0).into());
-    }
-    Err(emit_error(location, format!("no default value for element type {}", def.element)))
-}
-
-pub(crate) fn is_float(r#type: Type<'_>) -> bool {
-    r#type.is_f16() || r#type.is_bf16() || r#type.is_f32() || r#type.is_f64()
+    def.default_value
+        .or_else(|| zero_attribute(context, def.element))
+        .ok_or_else(|| emit_error(location, format!("no default value for element type {}", def.element)))
 }
 
 /// `sparse_pos.load` of an integer aux buffer, as an index.

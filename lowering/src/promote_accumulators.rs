@@ -10,9 +10,8 @@
 
 use crate::{
     axis::detach,
-    ir_builder::Builder,
+    ir_builder::{erase, replace_uses, Builder},
     ir_query::{defined_outside, op_name},
-    lower_sparse_iter::erase,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -24,7 +23,6 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::mlirValueReplaceAllUsesOfWith;
 
 pub const PASS: PassDef = PassDef {
     name: "PromoteAccumulators",
@@ -127,10 +125,8 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     );
     let result: Value<'c, 'c> = detach(new_loop.result(0).ok()?.into());
 
-    unsafe {
-        mlirValueReplaceAllUsesOfWith(body.argument(0).ok()?.to_raw(), iv.to_raw());
-        mlirValueReplaceAllUsesOfWith(load.result(0).ok()?.to_raw(), accumulator.to_raw());
-    }
+    replace_uses(body.argument(0).ok()?.into(), iv);
+    replace_uses(load.result(0).ok()?.into(), accumulator);
     let mut next = body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
     while let Some(inner) = next {
         next = inner.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });

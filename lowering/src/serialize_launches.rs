@@ -6,9 +6,8 @@
 
 use crate::{
     axis::detach,
-    ir_builder::Builder,
+    ir_builder::{erase, replace_uses, Builder},
     ir_query::{op_name, outermost},
-    lower_sparse_iter::erase,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -16,10 +15,9 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        Block, Region, RegionLike, Type, Value, ValueLike,
+        Block, Region, RegionLike, Type, Value,
     },
 };
-use mlir_sys::mlirValueReplaceAllUsesOfWith;
 
 pub const PASS: PassDef = PassDef {
     name: "SerializeLaunches",
@@ -68,7 +66,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         for (n, value) in ids.iter().chain(&sizes).enumerate() {
             if let Ok(argument) = body.argument(n) {
                 let argument: Value = argument.into();
-                unsafe { mlirValueReplaceAllUsesOfWith(argument.to_raw(), value.to_raw()) };
+                replace_uses(argument, *value);
             }
         }
         let mut next = body.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });

@@ -6,8 +6,7 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{move_until_terminator, region_with_block, Builder},
-    lower_sparse_iter::erase,
+    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::find_loops,
 };
@@ -17,11 +16,10 @@ use melior::{
         attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-        Block, Region, RegionLike, Type, Value, ValueLike,
+        Block, Region, RegionLike, Type, Value,
     },
     Context,
 };
-use mlir_sys::mlirValueReplaceAllUsesOfWith;
 use sptir_dialects::sparse_pos;
 
 pub const PASS: PassDef = PassDef {
@@ -111,7 +109,7 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor
     let old =
         op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
     if let Ok(old_position) = old.argument(0) {
-        unsafe { mlirValueReplaceAllUsesOfWith(old_position.to_raw(), position.to_raw()) };
+        replace_uses(old_position.into(), position);
     }
     move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
     // Annotations of the original loop (other than its own shape) stay on

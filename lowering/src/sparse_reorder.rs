@@ -6,6 +6,7 @@
 //! The body's coordinate arguments follow their axes, so the body is
 //! unchanged; only the axis list, kinds and argument order move.
 
+use crate::ir_builder::replace_uses;
 use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
 use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
@@ -14,7 +15,7 @@ use melior::ir::{
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
     Location, RegionLike, Value, ValueLike,
 };
-use mlir_sys::{mlirBlockEraseArgument, mlirValueReplaceAllUsesOfWith};
+use mlir_sys::mlirBlockEraseArgument;
 
 pub const PASS: PassDef = PassDef {
     name: "SparseReorder",
@@ -117,7 +118,7 @@ fn permute_arguments(op: OperationRef<'_, '_>, region: usize, permutation: &[usi
     let old: Vec<Value> = (0..count).filter_map(|index| block.argument(index).ok().map(Into::into)).collect();
     for &index in permutation {
         let fresh = block.add_argument(old[index].r#type(), old[index].location());
-        unsafe { mlirValueReplaceAllUsesOfWith(old[index].to_raw(), fresh.to_raw()) };
+        replace_uses(old[index], fresh.into());
     }
     for _ in 0..count {
         unsafe { mlirBlockEraseArgument(block.to_raw(), 0) };

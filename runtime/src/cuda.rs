@@ -31,7 +31,7 @@ pub enum CudaError {
     Invoke(String),
 }
 
-fn driver(error: result::DriverError) -> CudaError {
+pub(crate) fn driver(error: result::DriverError) -> CudaError {
     CudaError::Driver(format!("{error:?}"))
 }
 
@@ -246,29 +246,52 @@ fn take_launches() -> Result<f32, CudaError> {
     }
 }
 
-/// A device copy of one argument.
-struct DeviceBuffer {
-    pointer: sys::CUdeviceptr,
+/// Device memory, freed on drop.
+pub(crate) struct DeviceBuffer {
+    address: sys::CUdeviceptr,
+    /// Elements (of the type it was made for).
     len: usize,
 }
 
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
-        if self.pointer != 0 {
-            let _ = unsafe { result::free_sync(self.pointer) };
+        if self.address != 0 {
+            let _ = unsafe { result::free_sync(self.address) };
         }
     }
 }
 
-fn upload<T>(data: &[T]) -> Result<DeviceBuffer, CudaError> {
-    // A zero-byte allocation is an error in CUDA; keep one element.
-    let bytes = std::mem::size_of_val(data).max(std::mem::size_of::<T>());
-    let pointer = unsafe { result::malloc_sync(bytes) }.map_err(driver)?;
-    let buffer = DeviceBuffer { pointer, len: data.len() };
-    if !data.is_empty() {
-        unsafe { result::memcpy_htod_sync(pointer, data) }.map_err(driver)?;
+impl DeviceBuffer {
+    /// A device copy of `data`.
+    pub(crate) fn upload<T>(data: &[T]) -> Result<Self, CudaError> {
+        // A zero-byte allocation is an error in CUDA; keep one element.
+        let bytes = std::mem::size_of_val(data).max(std::mem::size_of::<T>());
+        let buffer = Self { address: unsafe { result::malloc_sync(bytes) }.map_err(driver)?, len: data.len() };
+        if !data.is_empty() {
+            unsafe { result::memcpy_htod_sync(buffer.address, data) }.map_err(driver)?;
+        }
+        Ok(buffer)
     }
-    Ok(buffer)
+
+    /// `bytes` of zeroed device memory.
+    pub(crate) fn zeroed(bytes: usize) -> Result<Self, CudaError> {
+        let bytes = bytes.max(4);
+        let buffer = Self { address: unsafe { result::malloc_sync(bytes) }.map_err(driver)?, len: bytes };
+        unsafe { result::memset_d8_sync(buffer.address, 0, bytes) }.map_err(driver)?;
+        Ok(buffer)
+    }
+
+    pub(crate) fn pointer(&self) -> *mut c_void {
+        self.address as *mut c_void
+    }
+
+    /// Copies the buffer's first `into.len()` values back.
+    pub(crate) fn download(&self, into: &mut [f32]) -> Result<(), CudaError> {
+        if !into.is_empty() {
+            unsafe { result::memcpy_dtoh_sync(into, self.address) }.map_err(driver)?;
+        }
+        Ok(())
+    }
 }
 
 /// A GPU module: its host code JIT-compiled, its kernels loaded.
@@ -302,9 +325,9 @@ impl GpuKernel {
         let mut buffers: Vec<Option<DeviceBuffer>> = Vec::new();
         for arg in args.iter() {
             buffers.push(match arg {
-                KernelArg::Ids(data) => Some(upload(data)?),
-                KernelArg::Values(data) => Some(upload(data)?),
-                KernelArg::Output(data) => Some(upload(data)?),
+                KernelArg::Ids(data) => Some(DeviceBuffer::upload(data)?),
+                KernelArg::Values(data) => Some(DeviceBuffer::upload(data)?),
+                KernelArg::Output(data) => Some(DeviceBuffer::upload(data)?),
                 KernelArg::Index(_) => None,
             });
         }
@@ -312,7 +335,7 @@ impl GpuKernel {
             .iter_mut()
             .zip(&buffers)
             .map(|(arg, buffer)| match buffer {
-                Some(buffer) => RawArg::Memref { address: buffer.pointer, len: buffer.len },
+                Some(buffer) => RawArg::Memref { address: buffer.address, len: buffer.len },
                 None => arg.raw(),
             })
             .collect();
@@ -322,9 +345,7 @@ impl GpuKernel {
         invoked.map_err(exec)?;
         for (arg, buffer) in args.iter_mut().zip(&buffers) {
             if let (KernelArg::Output(data), Some(buffer)) = (arg, buffer) {
-                if !data.is_empty() {
-                    unsafe { result::memcpy_dtoh_sync(data, buffer.pointer) }.map_err(driver)?;
-                }
+                buffer.download(data)?;
             }
         }
         Ok(kernel_ms)

@@ -5,7 +5,7 @@
 //! after one warm-up run.
 
 use crate::{
-    cuda::{self, CudaError},
+    cuda::{self, driver, CudaError, DeviceBuffer},
     Csr,
 };
 use cudarc::{
@@ -19,49 +19,6 @@ fn check(status: sp::cusparseStatus_t, what: &str) -> Result<(), CudaError> {
         Ok(())
     } else {
         Err(CudaError::Driver(format!("cuSPARSE {what}: {status:?}")))
-    }
-}
-
-fn driver(error: result::DriverError) -> CudaError {
-    CudaError::Driver(format!("{error:?}"))
-}
-
-/// Device memory freed on drop.
-struct Device(sys::CUdeviceptr);
-
-impl Drop for Device {
-    fn drop(&mut self) {
-        if self.0 != 0 {
-            let _ = unsafe { result::free_sync(self.0) };
-        }
-    }
-}
-
-impl Device {
-    fn upload<T>(data: &[T]) -> Result<Self, CudaError> {
-        let bytes = std::mem::size_of_val(data).max(std::mem::size_of::<T>());
-        let memory = Device(unsafe { result::malloc_sync(bytes) }.map_err(driver)?);
-        if !data.is_empty() {
-            unsafe { result::memcpy_htod_sync(memory.0, data) }.map_err(driver)?;
-        }
-        Ok(memory)
-    }
-
-    fn zeroed(bytes: usize) -> Result<Self, CudaError> {
-        let memory = Device(unsafe { result::malloc_sync(bytes.max(4)) }.map_err(driver)?);
-        unsafe { result::memset_d8_sync(memory.0, 0, bytes.max(4)) }.map_err(driver)?;
-        Ok(memory)
-    }
-
-    fn pointer(&self) -> *mut c_void {
-        self.0 as *mut c_void
-    }
-
-    fn download(&self, into: &mut [f32]) -> Result<(), CudaError> {
-        if !into.is_empty() {
-            unsafe { result::memcpy_dtoh_sync(into, self.0) }.map_err(driver)?;
-        }
-        Ok(())
     }
 }
 
@@ -88,7 +45,12 @@ impl Drop for Session {
     }
 }
 
-fn session(a: &Csr, indptr: &Device, indices: &Device, values: &Device) -> Result<Session, CudaError> {
+fn session(
+    a: &Csr,
+    indptr: &DeviceBuffer,
+    indices: &DeviceBuffer,
+    values: &DeviceBuffer,
+) -> Result<Session, CudaError> {
     if !cuda::available() {
         return Err(CudaError::NoDriver);
     }
@@ -124,7 +86,7 @@ fn dense(
     session: &mut Session,
     rows: usize,
     cols: usize,
-    data: &Device,
+    data: &DeviceBuffer,
     order: sp::cusparseOrder_t,
 ) -> Result<sp::cusparseDnMatDescr_t, CudaError> {
     let leading = if order == sp::cusparseOrder_t::CUSPARSE_ORDER_ROW { cols } else { rows };
@@ -173,10 +135,10 @@ fn time(reps: usize, mut call: impl FnMut() -> Result<(), CudaError>) -> Result<
 /// C (`rows x feat`), the best median time in ms and the algorithm's name.
 pub fn spmm(a: &Csr, b: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f32, String), CudaError> {
     let (indptr, indices, values) =
-        (Device::upload(a.indptr())?, Device::upload(a.indices())?, Device::upload(a.values())?);
+        (DeviceBuffer::upload(a.indptr())?, DeviceBuffer::upload(a.indices())?, DeviceBuffer::upload(a.values())?);
     let mut session = session(a, &indptr, &indices, &values)?;
-    let b_device = Device::upload(b)?;
-    let c_device = Device::zeroed(a.rows() * feat * 4)?;
+    let b_device = DeviceBuffer::upload(b)?;
+    let c_device = DeviceBuffer::zeroed(a.rows() * feat * 4)?;
     let b_matrix = dense(&mut session, a.cols(), feat, &b_device, sp::cusparseOrder_t::CUSPARSE_ORDER_ROW)?;
     let c_matrix = dense(&mut session, a.rows(), feat, &c_device, sp::cusparseOrder_t::CUSPARSE_ORDER_ROW)?;
     let (alpha, beta) = (1.0f32, 0.0f32);
@@ -209,7 +171,7 @@ pub fn spmm(a: &Csr, b: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f
         if supported != sp::cusparseStatus_t::CUSPARSE_STATUS_SUCCESS {
             continue;
         }
-        let buffer = Device::zeroed(size)?;
+        let buffer = DeviceBuffer::zeroed(size)?;
         let run = || {
             check(
                 unsafe {
@@ -245,10 +207,10 @@ pub fn spmm(a: &Csr, b: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f
 /// multiplied in); `x` is `rows x feat`, `y` is `cols x feat`, row-major.
 /// Returns the sampled values in CSR order and the median time in ms.
 pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f32), CudaError> {
-    let (indptr, indices) = (Device::upload(a.indptr())?, Device::upload(a.indices())?);
-    let values = Device::zeroed(a.nnz() * 4)?;
+    let (indptr, indices) = (DeviceBuffer::upload(a.indptr())?, DeviceBuffer::upload(a.indices())?);
+    let values = DeviceBuffer::zeroed(a.nnz() * 4)?;
     let mut session = session(a, &indptr, &indices, &values)?;
-    let (x_device, y_device) = (Device::upload(x)?, Device::upload(y)?);
+    let (x_device, y_device) = (DeviceBuffer::upload(x)?, DeviceBuffer::upload(y)?);
     let x_matrix = dense(&mut session, a.rows(), feat, &x_device, sp::cusparseOrder_t::CUSPARSE_ORDER_ROW)?;
     // Y stored cols x feat row-major is the feat x cols matrix column-major.
     let y_matrix = dense(&mut session, feat, a.cols(), &y_device, sp::cusparseOrder_t::CUSPARSE_ORDER_COL)?;
@@ -274,7 +236,7 @@ pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize, reps: usize) -> Result<
             "SDDMM buffer size",
         )?;
     }
-    let buffer = Device::zeroed(size)?;
+    let buffer = DeviceBuffer::zeroed(size)?;
     let ms = time(reps, || {
         check(
             unsafe {
