@@ -252,15 +252,28 @@ pub fn csr_spmm(context: &Context) -> Module<'_> {
     let (m, n, nnz, feat) = (k.arg(5), k.arg(6), k.arg(7), k.arg(8));
     let i = k.dense_fixed(m);
     let j = k.sparse_variable(i, indptr, indices, n, nnz);
+    row_spmm(&k, "csrmm", [i, j], [n, feat], [a, b, c]);
+    k.finish()
+}
+
+/// SpMM over rows `i` and their column axis `j` (any kind): the buffers A
+/// over (i, j), B over a detached column axis of length `n` and features,
+/// C over (i, features).
+fn row_spmm<'c>(
+    k: &KernelBuilder<'c>,
+    label: &str,
+    [i, j]: [Value<'c, 'c>; 2],
+    [n, feat]: [Value<'c, 'c>; 2],
+    [a, b, c]: [Value<'c, 'c>; 3],
+) {
     let j_detach = k.dense_fixed(n);
     let f = k.dense_fixed(feat);
     let a = k.buffer(a, &[i, j]);
     let b = k.buffer(b, &[j_detach, f]);
     let c = k.buffer(c, &[i, f]);
-    k.iterate("csrmm", &[i, j, f], "SRS", Some(&|s, x| clear(s, c, &[x[0], x[1]])), &|s, x| {
+    k.iterate(label, &[i, j, f], "SRS", Some(&|s, x| clear(s, c, &[x[0], x[1]])), &|s, x| {
         accumulate(s, c, &[x[0], x[2]], |s| (load(s, a, &[x[0], x[1]]), load(s, b, &[x[1], x[2]])))
     });
-    k.finish()
 }
 
 /// `a * b` in f32.
@@ -284,14 +297,7 @@ pub fn ell_spmm(context: &Context) -> Module<'_> {
     let (m, n, width, feat) = (k.arg(4), k.arg(5), k.arg(6), k.arg(7));
     let i = k.dense_fixed(m);
     let j = k.sparse_fixed(i, indices, n, width, false);
-    let j_detach = k.dense_fixed(n);
-    let f = k.dense_fixed(feat);
-    let a = k.buffer(a, &[i, j]);
-    let b = k.buffer(b, &[j_detach, f]);
-    let c = k.buffer(c, &[i, f]);
-    k.iterate("ellmm", &[i, j, f], "SRS", Some(&|s, x| clear(s, c, &[x[0], x[1]])), &|s, x| {
-        accumulate(s, c, &[x[0], x[2]], |s| (load(s, a, &[x[0], x[1]]), load(s, b, &[x[1], x[2]])))
-    });
+    row_spmm(&k, "ellmm", [i, j], [n, feat], [a, b, c]);
     k.finish()
 }
 
@@ -408,6 +414,19 @@ pub fn csr_sddmm(context: &Context) -> Module<'_> {
     let (m, n, nnz, feat) = (k.arg(6), k.arg(7), k.arg(8), k.arg(9));
     let i = k.dense_fixed(m);
     let j = k.sparse_variable(i, indptr, indices, n, nnz);
+    row_sddmm(&k, [i, j], [n, feat], [a, x, y, out]);
+    k.finish()
+}
+
+/// SDDMM over rows `i` and their column axis `j` (any kind): A and the
+/// output over (i, j), X over (i, features), Y over a detached column axis
+/// of length `n` and features.
+fn row_sddmm<'c>(
+    k: &KernelBuilder<'c>,
+    [i, j]: [Value<'c, 'c>; 2],
+    [n, feat]: [Value<'c, 'c>; 2],
+    [a, x, y, out]: [Value<'c, 'c>; 4],
+) {
     let j_detach = k.dense_fixed(n);
     let f = k.dense_fixed(feat);
     let (a, out) = (k.buffer(a, &[i, j]), k.buffer(out, &[i, j]));
@@ -415,7 +434,6 @@ pub fn csr_sddmm(context: &Context) -> Module<'_> {
     k.iterate("sddmm", &[i, j, f], "SSR", Some(&|s, c| clear(s, out, c)), &|s, c| {
         sddmm_step(s, (out, &[c[0], c[1]]), a, (x, &[c[0], c[2]]), (y, &[c[1], c[2]]))
     });
-    k.finish()
 }
 
 /// ELL SDDMM: `@ell_sddmm(indices, a, x, y, out, m, n, width, feat)`.
@@ -427,13 +445,7 @@ pub fn ell_sddmm(context: &Context) -> Module<'_> {
     let (m, n, width, feat) = (k.arg(5), k.arg(6), k.arg(7), k.arg(8));
     let i = k.dense_fixed(m);
     let j = k.sparse_fixed(i, indices, n, width, false);
-    let j_detach = k.dense_fixed(n);
-    let f = k.dense_fixed(feat);
-    let (a, out) = (k.buffer(a, &[i, j]), k.buffer(out, &[i, j]));
-    let (x, y) = (k.buffer(x, &[i, f]), k.buffer(y, &[j_detach, f]));
-    k.iterate("sddmm", &[i, j, f], "SSR", Some(&|s, c| clear(s, out, c)), &|s, c| {
-        sddmm_step(s, (out, &[c[0], c[1]]), a, (x, &[c[0], c[2]]), (y, &[c[1], c[2]]))
-    });
+    row_sddmm(&k, [i, j], [n, feat], [a, x, y, out]);
     k.finish()
 }
 
