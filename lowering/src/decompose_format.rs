@@ -27,7 +27,7 @@ use melior::{
         attribute::{Attribute, AttributeLike, DenseI64ArrayAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        Block, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
+        Block, Location, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -36,7 +36,7 @@ use mlir_sys::{
     mlirAffineDimExprGetPosition, mlirAffineExprIsAAdd, mlirAffineExprIsACeilDiv, mlirAffineExprIsAConstant,
     mlirAffineExprIsADim, mlirAffineExprIsAFloorDiv, mlirAffineExprIsAMod, mlirAffineExprIsAMul,
     mlirAffineMapAttrGetValue, mlirAffineMapGetNumResults, mlirAffineMapGetResult, mlirBlockEraseArgument,
-    mlirOperationClone, mlirRegionTakeBody, MlirAffineExpr, MlirAffineMap,
+    mlirRegionTakeBody, MlirAffineExpr, MlirAffineMap,
 };
 use sptir_dialects::sparse_iter;
 use std::collections::HashMap;
@@ -358,8 +358,7 @@ fn copy_iteration<'c>(
 fn clone_before<'c>(context: &'c Context, iteration: OperationRef<'c, 'c>) -> Result<OperationRef<'c, 'c>, PassFailed> {
     let builder = Builder::before(context, iteration)
         .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
-    let copy = unsafe { Operation::from_raw(mlirOperationClone(iteration.to_raw())) };
-    Ok(builder.insert(copy))
+    Ok(builder.insert_clone(iteration))
 }
 
 fn region_block<'c>(op: OperationRef<'c, 'c>, index: usize) -> Option<melior::ir::BlockRef<'c, 'c>> {

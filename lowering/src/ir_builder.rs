@@ -70,6 +70,11 @@ impl<'c> Builder<'c> {
         op
     }
 
+    /// Inserts a copy of `op` (regions included) and returns it.
+    pub fn insert_clone(&self, op: OperationRef<'_, '_>) -> OperationRef<'c, 'c> {
+        self.insert(unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) })
+    }
+
     /// Inserts a one-result op and returns its result.
     pub fn value(&self, op: impl Into<Operation<'c>>) -> Value<'c, 'c> {
         let op = self.insert(op);

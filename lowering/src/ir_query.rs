@@ -7,6 +7,18 @@ use melior::ir::{
     RegionLike, Value,
 };
 
+/// The attribute of the `arith.constant` that defines `value`, if one does.
+pub fn constant_of<'c>(value: Value<'c, '_>) -> Option<melior::ir::Attribute<'c>> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    (owner.name().as_string_ref().as_str() == Ok("arith.constant")).then(|| owner.attribute("value").ok()).flatten()
+}
+
+/// The integer `value` is, if an `arith.constant` defines it.
+pub fn constant_index(value: Value<'_, '_>) -> Option<i64> {
+    constant_of(value).and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+}
+
 /// The op's name, e.g. `scf.for`.
 pub fn op_name(op: &OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()

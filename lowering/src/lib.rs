@@ -7,6 +7,7 @@ pub mod axis;
 pub mod buffer;
 pub mod decompose_format;
 pub mod format_rules;
+pub mod hoist_invariant_guards;
 pub mod hoist_invariant_loads;
 pub mod ir_builder;
 pub mod ir_query;
@@ -22,8 +23,11 @@ pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
 pub mod sparse_pos_bind;
 pub mod sparse_pos_ops;
+pub mod sparse_pos_reorder;
 pub mod sparse_pos_split;
+pub mod sparse_pos_vectorize;
 pub mod sparse_reorder;
+pub mod vectorize_loops;
 
 use pass_registry::PassDef;
 use std::sync::Once;
@@ -35,10 +39,14 @@ pub static PASSES: &[PassDef] = &[
     decompose_format::PASS,
     lower_sparse_iter::PASS,
     sparse_pos_split::PASS,
+    sparse_pos_reorder::PASS,
+    sparse_pos_vectorize::PASS,
     sparse_pos_bind::PASS,
     sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,
     lower_loop_bindings::PASS,
+    vectorize_loops::PASS,
+    hoist_invariant_guards::PASS,
     promote_accumulators::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,

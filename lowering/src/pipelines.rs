@@ -29,7 +29,7 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "func.func(llvm-request-c-wrappers),convert-scf-to-cf,expand-strided-metadata,\
+    elements: "func.func(llvm-request-c-wrappers),convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,\
                finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
                convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
     defaults: "",
@@ -45,6 +45,20 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
     defaults: "",
 };
 
+/// Scheduled stage II -> stage III with `gpu.launch`: bound loops become
+/// launches, then the loop-invariant work leaves the loops (structure
+/// reads, tail and alignment guards), marked loops become vector code, and
+/// accumulators move to registers. Shared by the PTX pipeline and the
+/// CPU emulation of launches.
+pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
+    argument: "sptir-stage2-to-launches",
+    description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
+    elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
+               hoist-invariant-loads,cse,vectorize-loops,hoist-invariant-guards,canonicalize,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators",
+    defaults: "",
+};
+
 /// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
 /// become kernels, compiled to PTX in-process for `chip`; the host side is
 /// lowered to the LLVM dialect with C wrappers, its launches calling the
@@ -52,12 +66,11 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-stage2-to-gpu",
     description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
-               hoist-invariant-loads,cse,promote-accumulators,gpu-kernel-outlining,\
+    elements: "sptir-stage2-to-launches,gpu-kernel-outlining,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
                gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
                gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
-               gpu-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
+               gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
     defaults: "chip=sm_90",
 };
@@ -71,7 +84,7 @@ pub const SPTIR_TO_GPU: Pipeline = Pipeline {
 };
 
 pub static PIPELINES: &[Pipeline] =
-    &[SPTIR_TO_STAGE3, SPTIR_STAGE3_TO_LLVM, SPTIR_TO_CPU, SPTIR_STAGE2_TO_GPU, SPTIR_TO_GPU];
+    &[SPTIR_TO_STAGE3, SPTIR_STAGE3_TO_LLVM, SPTIR_TO_CPU, SPTIR_STAGE2_TO_LAUNCHES, SPTIR_STAGE2_TO_GPU, SPTIR_TO_GPU];
 
 extern "C" {
     fn sptirRegisterPassPipeline(

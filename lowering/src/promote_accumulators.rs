@@ -15,7 +15,7 @@ use crate::{
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
-    dialect::{memref, scf},
+    dialect::scf,
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
@@ -70,9 +70,11 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     }
     let mut candidate = None;
     for (position, &store) in ops.iter().enumerate() {
-        if op_name(&store) != "memref.store" {
-            continue;
-        }
+        let load_name = match op_name(&store).as_str() {
+            "memref.store" => "memref.load",
+            "vector.store" => "vector.load",
+            _ => continue,
+        };
         let operands: Vec<Value> = store.operands().map(detach).collect();
         let (memref_value, indices) = (operands[1], &operands[2..]);
         if !defined_outside(memref_value, op) || !indices.iter().all(|&i| defined_outside(i, op)) {
@@ -80,7 +82,7 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
         }
         // The matching load, earlier in the same block.
         let load = ops[..position].iter().rev().copied().find(|candidate_load| {
-            op_name(candidate_load) == "memref.load" && {
+            op_name(candidate_load) == load_name && {
                 let load_operands: Vec<Value> = candidate_load.operands().map(detach).collect();
                 load_operands[0] == memref_value && load_operands[1..] == *indices
             }
@@ -97,15 +99,16 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
             WalkResult::Advance
         });
         if !others {
-            candidate = Some((load, store, memref_value, indices.to_vec(), operands[0]));
+            candidate = Some((load, store, operands[0]));
             break;
         }
     }
-    let (load, store, memref_value, indices, stored) = candidate?;
+    let (load, store, stored) = candidate?;
 
     let location = op.location();
     let builder = Builder::before(context, op)?.at(location);
-    let initial = builder.value(memref::load(memref_value, &indices, location));
+    // The load and store keep their form (scalar or vector, alignment).
+    let initial: Value<'c, 'c> = detach(builder.insert_clone(load).result(0).ok()?.into());
     let bounds: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
     let index_type = bounds[0].r#type();
     let new_body = Block::new(&[(index_type, location), (initial.r#type(), location)]);
@@ -147,7 +150,8 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
         }
     }
     let after = new_loop.next_in_block().and_then(|n| Builder::before(context, n))?.at(location);
-    after.insert(memref::store(result, memref_value, &indices, location));
+    let final_store = after.insert_clone(store);
+    unsafe { OperationRefMut::from_raw(final_store.to_raw()) }.set_operand(0, result);
     erase(load);
     erase(store);
     erase(op);

@@ -8,7 +8,7 @@
 //! stage II program; fast only where the threads have work (the feature
 //! loop of SpMM); hand schedules do better.
 
-use crate::ir_query::{defined_outside, outermost};
+use crate::ir_query::{constant_index, constant_of, defined_outside, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
@@ -47,13 +47,6 @@ fn outside(value: Value<'_, '_>, outer: OperationRef<'_, '_>) -> bool {
     constant_of(value).is_some() || defined_outside(value, outer)
 }
 
-/// The constant an `arith.constant` defines, if `value` is one.
-fn constant_of<'c>(value: Value<'c, '_>) -> Option<melior::ir::Attribute<'c>> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
-    let owner = result.owner();
-    (owner.name().as_string_ref().as_str() == Ok("arith.constant")).then(|| owner.attribute("value").ok()).flatten()
-}
-
 /// Equal values, or constants of equal value.
 fn same_value(a: Value<'_, '_>, b: Value<'_, '_>) -> bool {
     a == b || matches!((constant_of(a), constant_of(b)), (Some(x), Some(y)) if x == y)
@@ -61,13 +54,7 @@ fn same_value(a: Value<'_, '_>, b: Value<'_, '_>) -> bool {
 
 /// Whether `op` runs exactly once: from constant 0 to constant 1.
 fn is_single(op: OperationRef<'_, '_>) -> bool {
-    let bound = |n: usize| {
-        op.operand(n)
-            .ok()
-            .and_then(constant_of)
-            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-            .map(|i| i.value())
-    };
+    let bound = |n: usize| op.operand(n).ok().and_then(constant_index);
     bound(0) == Some(0) && bound(1) == Some(1)
 }
 

@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod kernels;
 pub mod opt;
 pub mod programs;
+pub mod schedules;
 
 /// Replaces Rust's panic report (a backtrace hint on stderr) with one
 /// line: a panic inside a pass is caught and reported as a diagnostic at

@@ -1,0 +1,187 @@
+//! `hoist-invariant-guards`: loop unswitching at stage III. An `scf.if`
+//! in a loop body whose condition does not change in the loop (the tail
+//! guard of a split feature loop, the alignment check of a vectorized one)
+//! moves out: `for { pre; if c {A} else {B}; post }` becomes
+//! `if c { for { pre; A; post } } else { for { pre; B; post } }`.
+//! Each iteration would have taken the same branch, so this holds for any
+//! body. It matters because the guard otherwise sits between a reduction
+//! loop and the accumulator that `promote-accumulators` keeps in a
+//! register.
+//!
+//! The pure arithmetic computing the condition inside the loop leaves it
+//! too, except divisions by values that may be zero.
+
+use crate::{
+    axis::detach,
+    ir_builder::{erase, move_until_terminator, Builder},
+    ir_query::{constant_index, defined_outside, op_name},
+    pass_registry::{PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::scf,
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        Block, Region, RegionLike, Value,
+    },
+    Context,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "HoistInvariantGuards",
+    argument: "hoist-invariant-guards",
+    description: "Unswitch scf.for loops over scf.if conditions that do not change in the loop",
+    options: &[],
+    dependent_dialects: "scf",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    // Each unswitch moves a guard out of one loop, so this ends.
+    while let Some((for_op, if_op, slice)) = find(root) {
+        unswitch(context, for_op, if_op, &slice);
+    }
+    Ok(())
+}
+
+type Candidate<'c> = (OperationRef<'c, 'c>, OperationRef<'c, 'c>, Vec<OperationRef<'c, 'c>>);
+
+/// The first loop (innermost first) holding a guard that can leave it, the
+/// guard, and the ops of the loop body its condition needs.
+fn find<'c>(root: OperationRef<'c, '_>) -> Option<Candidate<'c>> {
+    let mut found = None;
+    root.walk(WalkOrder::PostOrder, |op| {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) != "scf.for" || op.result_count() != 0 {
+            return WalkResult::Advance;
+        }
+        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return WalkResult::Advance };
+        let mut next = body.first_operation();
+        while let Some(inner) = next {
+            next = inner.next_in_block();
+            let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
+            if op_name(&inner) != "scf.if" || inner.result_count() != 0 {
+                continue;
+            }
+            let Ok(condition) = inner.operand(0) else { continue };
+            if let Some(slice) = invariant_slice(detach(condition), op) {
+                found = Some((op, inner, slice));
+                return WalkResult::Interrupt;
+            }
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Ops that may run before the loop instead of in it: they only compute,
+/// and cannot trap where the loop would not have run them.
+fn speculatable(op: &OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    if matches!(name.as_str(), "arith.divui" | "arith.divsi" | "arith.remui" | "arith.remsi" | "arith.ceildivui" | "arith.ceildivsi" | "arith.floordivsi") {
+        return op.operand(1).ok().and_then(constant_index).is_some_and(|d| d != 0);
+    }
+    op.region_count() == 0
+        && (name.starts_with("arith.") || name.starts_with("index.") || name == "memref.extract_aligned_pointer_as_index")
+}
+
+/// The ops of `loop_op`'s body that compute `value`, in body order, if
+/// they can all leave the loop; `None` if `value` changes in the loop.
+fn invariant_slice<'c>(value: Value<'c, 'c>, loop_op: OperationRef<'c, 'c>) -> Option<Vec<OperationRef<'c, 'c>>> {
+    let body = loop_op.region(0).ok()?.first_block()?;
+    let mut slice: Vec<OperationRef<'c, 'c>> = Vec::new();
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        if defined_outside(value, loop_op) {
+            continue;
+        }
+        let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+        let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
+        if definer.block()? != body || !speculatable(&definer) {
+            return None;
+        }
+        if !slice.contains(&definer) {
+            slice.push(definer);
+            pending.extend(definer.operands().map(detach));
+        }
+    }
+    // Body order, so that definitions stay before uses.
+    let mut ordered = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if slice.contains(&op) {
+            ordered.push(op);
+        }
+    }
+    Some(ordered)
+}
+
+fn unswitch<'c>(context: &'c Context, for_op: OperationRef<'c, 'c>, if_op: OperationRef<'c, 'c>, slice: &[OperationRef<'c, 'c>]) {
+    for &op in slice {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(for_op);
+    }
+    let location = if_op.location();
+    let Some(builder) = Builder::before(context, for_op) else { return };
+    let builder = builder.at(location);
+    let Ok(condition) = if_op.operand(0) else { return };
+    let position = position_in_block(if_op);
+
+    let (then_block, then_end) = block_with_yield(location);
+    let (else_block, else_end) = block_with_yield(location);
+    let (then_region, else_region) = (Region::new(), Region::new());
+    then_region.append_block(then_block);
+    else_region.append_block(else_block);
+    builder.insert(scf::r#if(detach(condition), &[], then_region, else_region, location));
+
+    // The taken-branch copy: the loop with the guard replaced by its
+    // `then` ops; the original loop keeps the `else` ops.
+    let copy = Builder::before(context, then_end).map(|b| b.insert_clone(for_op));
+    unsafe { OperationRefMut::from_raw(for_op.to_raw()) }.move_before(else_end);
+    if let Some(copy) = copy {
+        if let Some(copied_if) = nth_in_body(copy, position) {
+            inline_region(copied_if, 0);
+        }
+    }
+    inline_region(if_op, 1);
+}
+
+fn block_with_yield<'c>(location: melior::ir::Location<'c>) -> (Block<'c>, OperationRef<'c, 'c>) {
+    let block = Block::new(&[]);
+    let end = block.append_operation(scf::r#yield(&[], location));
+    let end = unsafe { OperationRef::from_raw(end.to_raw()) };
+    (block, end)
+}
+
+fn position_in_block(op: OperationRef<'_, '_>) -> usize {
+    let mut count = 0;
+    let mut current = op.block().and_then(|b| b.first_operation());
+    while let Some(inner) = current {
+        if inner == op {
+            break;
+        }
+        count += 1;
+        current = inner.next_in_block();
+    }
+    count
+}
+
+fn nth_in_body<'c>(loop_op: OperationRef<'c, 'c>, position: usize) -> Option<OperationRef<'c, 'c>> {
+    let body = loop_op.region(0).ok()?.first_block()?;
+    let mut op = body.first_operation()?;
+    for _ in 0..position {
+        op = op.next_in_block()?;
+    }
+    Some(unsafe { OperationRef::from_raw(op.to_raw()) })
+}
+
+/// Replaces `if_op` by the ops of its region `index` (none if empty).
+fn inline_region<'c>(if_op: OperationRef<'c, 'c>, index: usize) {
+    if let Some(block) = if_op.region(index).ok().and_then(|r| r.first_block()) {
+        move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), if_op);
+    }
+    erase(if_op);
+}

@@ -1,0 +1,463 @@
+//! `vectorize-loops`: stage III rewrite of the loops `sparse-pos-vectorize`
+//! marked (`vectorize = W`, trip count W) into one vector operation of W
+//! lanes: a load or store whose flat index is `base + iv` becomes a
+//! `vector.load`/`vector.store` at `base`, elementwise arithmetic works on
+//! vectors, and values that do not depend on the lane stay scalars
+//! (broadcast where a vector needs them).
+//!
+//! The vector access claims an alignment of W elements, which holds only
+//! if every `base` is a multiple of W and the memrefs start aligned. The
+//! pass proves what it can from the index arithmetic (`k.o * 64 + tid * 4`
+//! is) and checks the rest at run time (`feat % 4 == 0`, the pointers):
+//! the loop becomes `scf.if aligned { vector body } else { original loop }`.
+//! A guard `base + iv < bound` (from `sparse-pos-split`) is uniform across
+//! the lanes under the same conditions, so it becomes `base < bound`.
+
+use crate::{
+    axis::detach,
+    ir_builder::Builder,
+    ir_query::{constant_index, op_name},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::{
+        arith,
+        ods::{memref, vector},
+        scf,
+    },
+    ir::{
+        attribute::IntegerAttribute,
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
+        Block, BlockRef, Location, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashMap;
+
+pub const PASS: PassDef = PassDef {
+    name: "VectorizeLoops",
+    argument: "vectorize-loops",
+    description: "Rewrite loops marked by sparse-pos-vectorize into vector loads and stores, under a run-time alignment check",
+    options: &[],
+    dependent_dialects: "arith,memref,scf,vector",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut marked = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) == "scf.for" && op.has_attribute("vectorize") {
+            marked.push(op);
+        }
+        WalkResult::Advance
+    });
+    for op in marked {
+        vectorize(context, op)?;
+    }
+    Ok(())
+}
+
+/// What a scalar value of the loop body becomes in the vector body.
+#[derive(Clone, Copy)]
+enum Lanes<'c> {
+    /// The same in every lane.
+    Uniform(Value<'c, 'c>),
+    /// An index that is `base + lane`.
+    Index(Value<'c, 'c>),
+    /// A vector of W values.
+    Vector(Value<'c, 'c>),
+    /// A comparison of an `Index` against a uniform bound that every lane
+    /// answers alike once the alignment conditions hold.
+    Guard(Value<'c, 'c>),
+}
+
+struct Vectorizer<'c> {
+    context: &'c Context,
+    width: i64,
+    values: HashMap<usize, Lanes<'c>>,
+    /// Values that must be multiples of `width` for the vector body to be
+    /// equivalent.
+    multiples: Vec<Value<'c, 'c>>,
+    /// Memrefs accessed as vectors, with the alignment in bytes claimed.
+    pointers: Vec<(Value<'c, 'c>, i64)>,
+}
+
+fn key(value: Value<'_, '_>) -> usize {
+    value.to_raw().ptr as usize
+}
+
+fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = op.location();
+    let operand = |n| op.operand(n).map(detach).map_err(|_| emit_error(location, "malformed scf.for"));
+    let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
+    let width = match (constant_index(lower), constant_index(upper), constant_index(step)) {
+        (Some(lo), Some(hi), Some(1)) => hi - lo,
+        _ => {
+            return Err(emit_error(location, "vectorize-loops: a marked loop must have constant bounds and step 1"));
+        }
+    };
+    if op.result_count() != 0 {
+        return Err(emit_error(location, "vectorize-loops: a marked loop must not carry values"));
+    }
+    let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    let iv: Value<'c, 'c> = detach(body.argument(0).map_err(|_| emit_error(location, "loop without induction variable"))?.into());
+
+    let mut vectorizer = Vectorizer { context, width, values: HashMap::new(), multiples: Vec::new(), pointers: Vec::new() };
+    vectorizer.values.insert(key(iv), Lanes::Index(lower));
+    let vector_block = Block::new(&[]);
+    let terminator = vector_block.append_operation(scf::r#yield(&[], location));
+    let terminator: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(terminator.to_raw()) };
+    let inside = Builder::before(context, terminator).ok_or_else(|| emit_error(location, "internal: detached block"))?.at(location);
+    vectorizer.block(body, &inside)?;
+
+    // The run-time conditions, computed before the loop.
+    let outside = Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
+    let vector_ops = unsafe { BlockRef::from_raw(vector_block.to_raw()) };
+    let mut leaves = Vec::new();
+    for &value in &vectorizer.multiples {
+        vectorizer.runtime_multiples(value, vector_ops, &mut leaves)?;
+    }
+    let width_value = outside.index(width);
+    let zero = outside.index(0);
+    let mut condition = outside.value(arith::constant(
+        context,
+        IntegerAttribute::new(IntegerType::new(context, 1).into(), 1).into(),
+        location,
+    ));
+    let mut checked = Vec::new();
+    for leaf in leaves {
+        if checked.contains(&leaf) {
+            continue;
+        }
+        checked.push(leaf);
+        let remainder = outside.value(arith::remui(leaf, width_value, location));
+        condition = outside.and(condition, outside.cmp(arith::CmpiPredicate::Eq, remainder, zero));
+    }
+    let mut pointers_checked = Vec::new();
+    for &(memref_value, bytes) in &vectorizer.pointers {
+        if pointers_checked.contains(&memref_value) {
+            continue;
+        }
+        pointers_checked.push(memref_value);
+        let pointer = outside.value(
+            memref::extract_aligned_pointer_as_index(context, Type::index(context), memref_value, location),
+        );
+        let remainder = outside.value(arith::remui(pointer, outside.index(bytes), location));
+        condition = outside.and(condition, outside.cmp(arith::CmpiPredicate::Eq, remainder, zero));
+    }
+
+    let then_region = Region::new();
+    then_region.append_block(vector_block);
+    let else_block = Block::new(&[]);
+    let else_end = else_block.append_operation(scf::r#yield(&[], location));
+    let else_end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(else_end.to_raw()) };
+    let else_region = Region::new();
+    else_region.append_block(else_block);
+    outside.insert(scf::r#if(condition, &[], then_region, else_region, location));
+    let mut scalar = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    scalar.remove_attribute("vectorize").ok();
+    scalar.move_before(else_end);
+    Ok(())
+}
+
+impl<'c> Vectorizer<'c> {
+    fn lanes(&self, value: Value<'c, 'c>) -> Lanes<'c> {
+        self.values.get(&key(value)).copied().unwrap_or(Lanes::Uniform(value))
+    }
+
+    fn uniform(&self, value: Value<'c, 'c>) -> Option<Value<'c, 'c>> {
+        match self.lanes(value) {
+            Lanes::Uniform(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A vector of `value`'s lanes, broadcasting a uniform one.
+    fn as_vector(&self, value: Value<'c, 'c>, builder: &Builder<'c>) -> Option<Value<'c, 'c>> {
+        match self.lanes(value) {
+            Lanes::Vector(v) => Some(v),
+            Lanes::Uniform(v) => {
+                let vector_type = Type::vector(&[self.width as u64], v.r#type());
+                Some(builder.value(vector::broadcast(self.context, vector_type, v, builder.location)))
+            }
+            _ => None,
+        }
+    }
+
+    fn block(&mut self, block: BlockRef<'c, '_>, builder: &Builder<'c>) -> Result<(), PassFailed> {
+        let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+        while let Some(op) = next {
+            next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+            if next.is_none() {
+                break; // the terminator
+            }
+            self.op(op, &builder.at(op.location()))?;
+        }
+        Ok(())
+    }
+
+    fn op(&mut self, op: OperationRef<'c, 'c>, builder: &Builder<'c>) -> Result<(), PassFailed> {
+        let location = op.location();
+        let name = op_name(&op);
+        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+        let lanes: Vec<Lanes<'c>> = operands.iter().map(|&v| self.lanes(v)).collect();
+        let per_lane = lanes.iter().any(|l| !matches!(l, Lanes::Uniform(_)));
+        let refuse = |why: &str| {
+            emit_error(location, format!("vectorize-loops: cannot vectorize '{name}': {why}"))
+        };
+
+        if name == "scf.if" {
+            let condition = match lanes[0] {
+                Lanes::Uniform(c) | Lanes::Guard(c) => c,
+                _ => return Err(refuse("its condition differs between lanes")),
+            };
+            if op.result_count() != 0 {
+                return Err(refuse("it yields values"));
+            }
+            let mut regions = Vec::new();
+            for index in 0..2 {
+                let source = op.region(index).map_err(|_| refuse("malformed"))?;
+                let region = Region::new();
+                if let Some(source_block) = source.first_block() {
+                    let block = Block::new(&[]);
+                    let end = block.append_operation(scf::r#yield(&[], location));
+                    let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+                    let inner = Builder::before(self.context, end).ok_or_else(|| refuse("internal"))?;
+                    self.block(source_block, &inner)?;
+                    region.append_block(block);
+                }
+                regions.push(region);
+            }
+            let else_region = regions.pop().unwrap_or_default();
+            let then_region = regions.pop().unwrap_or_default();
+            builder.insert(scf::r#if(condition, &[], then_region, else_region, location));
+            return Ok(());
+        }
+        if op.region_count() != 0 {
+            return Err(refuse("only straight-line code and guards can be vectorized"));
+        }
+
+        if !per_lane {
+            // Once instead of W times: harmless for values and for stores
+            // of one value to one place, not for atomic updates.
+            if name == "memref.atomic_rmw" || !(name.starts_with("arith.") || name.starts_with("math.") || name.starts_with("index.") || name == "memref.load" || name == "memref.store") {
+                return Err(refuse("it would run once instead of once per lane"));
+            }
+            let clone = builder.insert_clone(op);
+            let mut clone_mut = unsafe { OperationRefMut::from_raw(clone.to_raw()) };
+            clone_mut.set_operands(&operands.iter().map(|&v| self.uniform(v).unwrap_or(v)).collect::<Vec<_>>());
+            for (old, new) in op.results().zip(clone.results()) {
+                self.values.insert(key(old.into()), Lanes::Uniform(detach(new.into())));
+            }
+            return Ok(());
+        }
+
+        let result = op.result(0).ok().map(|r| detach(r.into()));
+        let lanes_result = match name.as_str() {
+            "arith.addi" | "arith.subi" => match (lanes[0], lanes[1]) {
+                (Lanes::Index(base), Lanes::Uniform(offset)) => {
+                    Lanes::Index(if name == "arith.addi" { self.add(builder, base, offset) } else { builder.sub(base, offset) })
+                }
+                (Lanes::Uniform(offset), Lanes::Index(base)) if name == "arith.addi" => Lanes::Index(self.add(builder, base, offset)),
+                (Lanes::Index(_), _) | (_, Lanes::Index(_)) => return Err(refuse("the lanes' index would not be contiguous")),
+                _ => self.elementwise(op, builder)?,
+            },
+            "arith.cmpi" => {
+                let predicate = op
+                    .attribute("predicate")
+                    .ok()
+                    .and_then(|a| IntegerAttribute::try_from(a).ok())
+                    .map(|a| a.value())
+                    .unwrap_or(-1);
+                // arith.CmpIPredicate: slt 2, sle 3, sge 5, ult 6, ule 7, uge 9;
+                // with the lane index on the left: < and >=; on the right:
+                // > and <= (as `bound > i`, `bound <= i`).
+                let (base, bound) = match (lanes[0], lanes[1], predicate) {
+                    (Lanes::Index(base), Lanes::Uniform(bound), 2 | 5 | 6 | 9) => (base, bound),
+                    (Lanes::Uniform(bound), Lanes::Index(base), 3 | 4 | 7 | 8) => (base, bound),
+                    _ => return Err(refuse("only `index < bound` and `index >= bound` comparisons are uniform across lanes")),
+                };
+                self.multiples.push(base);
+                self.multiples.push(bound);
+                let (lhs, rhs) = if matches!(lanes[0], Lanes::Index(_)) { (base, bound) } else { (bound, base) };
+                let clone = builder.insert_clone(op);
+                unsafe { OperationRefMut::from_raw(clone.to_raw()) }.set_operands(&[lhs, rhs]);
+                Lanes::Guard(detach(clone.result(0).map_err(|_| refuse("malformed"))?.into()))
+            }
+            "memref.load" => {
+                let base = self.contiguous(&lanes[1..]).ok_or_else(|| refuse("the lanes' index is not `base + lane` on a 1-D memref"))?;
+                let memref_value = operands[0];
+                let (element, bytes) = self.access(memref_value).ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
+                self.multiples.push(base);
+                self.pointers.push((memref_value, bytes));
+                let load = vector::load(self.context, Type::vector(&[self.width as u64], element), memref_value, &[base], location);
+                let load = builder.insert(load);
+                let mut load_mut = unsafe { OperationRefMut::from_raw(load.to_raw()) };
+                load_mut.set_inherent_attribute("alignment", IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into());
+                Lanes::Vector(detach(load.result(0).map_err(|_| refuse("malformed"))?.into()))
+            }
+            "memref.store" => {
+                let base = self.contiguous(&lanes[2..]).ok_or_else(|| refuse("the lanes write one element, or not `base + lane` of a 1-D memref"))?;
+                let memref_value = operands[1];
+                let (_, bytes) = self.access(memref_value).ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
+                let value = self.as_vector(operands[0], builder).ok_or_else(|| refuse("the stored value is an index"))?;
+                self.multiples.push(base);
+                self.pointers.push((memref_value, bytes));
+                let store = builder.insert(vector::store(self.context, value, memref_value, &[base], location));
+                let mut store_mut = unsafe { OperationRefMut::from_raw(store.to_raw()) };
+                store_mut.set_inherent_attribute("alignment", IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into());
+                return Ok(());
+            }
+            _ if ELEMENTWISE.contains(&name.as_str()) || name.starts_with("math.") => self.elementwise(op, builder)?,
+            _ => return Err(refuse("no vector form for this op")),
+        };
+        if let Some(result) = result {
+            self.values.insert(key(result), lanes_result);
+        }
+        Ok(())
+    }
+
+    /// `base + offset`, leaving out a constant zero base.
+    fn add(&self, builder: &Builder<'c>, base: Value<'c, 'c>, offset: Value<'c, 'c>) -> Value<'c, 'c> {
+        if constant_index(base) == Some(0) {
+            offset
+        } else {
+            builder.add(base, offset)
+        }
+    }
+
+    /// The op on vectors: every operand as a vector, the result a vector.
+    fn elementwise(&self, op: OperationRef<'c, 'c>, builder: &Builder<'c>) -> Result<Lanes<'c>, PassFailed> {
+        let location = op.location();
+        let name = op_name(&op);
+        let mut vectors = Vec::new();
+        for operand in op.operands() {
+            vectors.push(self.as_vector(detach(operand), builder).ok_or_else(|| {
+                emit_error(location, format!("vectorize-loops: cannot vectorize '{name}': it uses the loop index other than as `base + lane`"))
+            })?);
+        }
+        let element = op.result(0).map_err(|_| emit_error(location, "malformed op"))?.r#type();
+        let attributes: Vec<_> = op.attributes().map(|(n, a)| (n, a)).collect();
+        let vector_op = OperationBuilder::new(&name, location)
+            .add_operands(&vectors)
+            .add_results(&[Type::vector(&[self.width as u64], element)])
+            .add_attributes(&attributes)
+            .build()
+            .map_err(|_| emit_error(location, format!("vectorize-loops: cannot build the vector form of '{name}'")))?;
+        Ok(Lanes::Vector(builder.value(vector_op)))
+    }
+
+    /// The lane-0 index of a contiguous access: one index, `base + lane`.
+    fn contiguous(&self, indices: &[Lanes<'c>]) -> Option<Value<'c, 'c>> {
+        match indices {
+            [Lanes::Index(base)] => Some(*base),
+            _ => None,
+        }
+    }
+
+    /// The element type and the vector's alignment in bytes, for a 1-D
+    /// memref with the identity layout.
+    fn access(&self, memref_value: Value<'c, 'c>) -> Option<(Type<'c>, i64)> {
+        let memref_type = MemRefType::try_from(memref_value.r#type()).ok()?;
+        if memref_type.rank() != 1 || !memref_type.affine_map().is_identity() {
+            return None;
+        }
+        let element = memref_type.element();
+        let bits = if element.is_index() { return None } else { element_bits(element)? };
+        Some((element, bits / 8 * self.width))
+    }
+
+    /// The values whose being multiples of W makes `value` one, checked
+    /// at run time: constants are checked now, sums need every term, a
+    /// product needs one factor (a constant, else the one defined farthest
+    /// out, which the check can then leave the loops with).
+    fn runtime_multiples(&self, value: Value<'c, 'c>, vector_ops: BlockRef<'c, 'c>, leaves: &mut Vec<Value<'c, 'c>>) -> Result<(), PassFailed> {
+        if let Some(constant) = constant_index(value) {
+            if constant % self.width == 0 {
+                return Ok(());
+            }
+            let at = defining_location(value).unwrap_or_else(|| Location::unknown(self.context));
+            return Err(emit_error(at, format!("vectorize-loops: an access starts at offset {constant} plus multiples, never aligned to {} elements", self.width)));
+        }
+        let definer = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
+        let Some(definer) = definer else {
+            leaves.push(value);
+            return Ok(());
+        };
+        let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(definer.to_raw()) };
+        let inside = definer.block().is_some_and(|b| b == vector_ops)
+            || definer.parent_operation().is_some_and(|p| p.block().is_some_and(|b| b == vector_ops));
+        let operands: Vec<Value<'c, 'c>> = definer.operands().map(detach).collect();
+        match op_name(&definer).as_str() {
+            "arith.addi" | "arith.subi" => {
+                self.runtime_multiples(operands[0], vector_ops, leaves)?;
+                self.runtime_multiples(operands[1], vector_ops, leaves)
+            }
+            "arith.muli" => {
+                if operands.iter().any(|&v| constant_index(v).is_some_and(|c| c % self.width == 0)) {
+                    return Ok(());
+                }
+                let (a, b) = (operands[0], operands[1]);
+                let outer = if constant_index(a).is_some() || depth(b) < depth(a) { b } else { a };
+                self.runtime_multiples(outer, vector_ops, leaves)
+            }
+            _ if inside => Err(emit_error(
+                definer.location(),
+                format!("vectorize-loops: cannot tell whether this value is a multiple of {} outside the loop; the vector access needs it to be", self.width),
+            )),
+            _ => {
+                leaves.push(value);
+                Ok(())
+            }
+        }
+    }
+}
+
+const ELEMENTWISE: &[&str] = &[
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf",
+    "arith.maxnumf", "arith.minnumf", "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
+    "arith.xori", "arith.select",
+];
+
+fn element_bits(element: Type<'_>) -> Option<i64> {
+    if element.is_f32() {
+        Some(32)
+    } else if element.is_f64() {
+        Some(64)
+    } else if element.is_f16() || element.is_bf16() {
+        Some(16)
+    } else {
+        melior::ir::r#type::IntegerType::try_from(element).ok().map(|i| i.width() as i64)
+    }
+}
+
+/// How many ops enclose the definition of `value`.
+fn depth(value: Value<'_, '_>) -> usize {
+    let mut block = match melior::ir::operation::OperationResult::try_from(value) {
+        Ok(result) => result.owner().block(),
+        Err(_) => melior::ir::block::BlockArgument::try_from(value)
+            .ok()
+            .map(|a| unsafe { melior::ir::BlockRef::from_raw(a.owner().to_raw()) }),
+    };
+    let mut count = 0;
+    while let Some(current) = block {
+        match current.parent_operation() {
+            Some(parent) => {
+                count += 1;
+                block = parent.block();
+            }
+            None => break,
+        }
+    }
+    count
+}
+
+fn defining_location<'c>(value: Value<'c, '_>) -> Option<Location<'c>> {
+    melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner().location())
+}
+

@@ -1,0 +1,56 @@
+// Loops vectorize-loops cannot rewrite (see ../vectorize_loops.mlir).
+
+func.func @strided(%x: memref<?xf32>, %f: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    // expected-error@+1 {{vectorize-loops: cannot vectorize 'arith.muli': it uses the loop index other than as `base + lane`}}
+    %k = arith.muli %l, %c2 : index
+    memref.store %f, %x[%k] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}
+
+// -----
+
+func.func @never_aligned(%x: memref<?xf32>, %f: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error@+1 {{vectorize-loops: an access starts at offset 1 plus multiples, never aligned to 4 elements}}
+  %c5 = arith.constant 1 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %k = arith.addi %c5, %l : index
+    memref.store %f, %x[%k] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}
+
+// -----
+
+func.func @one_element(%x: memref<?xf32>, %y: memref<?xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%l] : memref<?xf32>
+    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.store': the lanes write one element, or not `base + lane` of a 1-D memref}}
+    memref.store %v, %y[%i] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}
+
+// -----
+
+func.func @atomic(%x: memref<?xf32>, %i: index, %f: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.atomic_rmw': it would run once instead of once per lane}}
+    %old = memref.atomic_rmw addf %f, %x[%i] : (f32, memref<?xf32>) -> f32
+  } {vectorize = 4 : index}
+  return
+}

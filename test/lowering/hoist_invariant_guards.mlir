@@ -1,0 +1,86 @@
+// RUN: sptir-opt %s --split-input-file -p 'builtin.module(hoist-invariant-guards)' | FileCheck %s
+
+// The tail guard of a feature chunk does not change over the non-zeros:
+// it moves out with the arithmetic it needs, and the loop goes inside.
+// CHECK-LABEL: func.func @tail_guard
+//       CHECK: %[[K:.*]] = arith.addi %arg3, %arg4
+//       CHECK: %[[IN:.*]] = arith.cmpi ult, %[[K]], %arg2
+//       CHECK: scf.if %[[IN]] {
+//  CHECK-NEXT:   scf.for %[[J:.*]] = %c0 to %arg1
+//  CHECK-NEXT:     memref.load %arg0[%[[J]]]
+//       CHECK:     memref.store
+//       CHECK:   }
+//  CHECK-NEXT: } else {
+//  CHECK-NEXT:   scf.for
+//  CHECK-NEXT:     memref.load %arg0
+//   CHECK-NOT:     memref.store
+func.func @tail_guard(%x: memref<?xf32>, %len: index, %n: index, %chunk: index, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %len step %c1 {
+    %v = memref.load %x[%j] : memref<?xf32>
+    %k = arith.addi %chunk, %t : index
+    %in = arith.cmpi ult, %k, %n : index
+    scf.if %in {
+      memref.store %v, %x[%k] : memref<?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Both branches of an invariant if-else get a copy of the loop; a guard
+// that depends on the loop stays.
+// CHECK-LABEL: func.func @if_else
+//       CHECK: scf.if %arg2 {
+//  CHECK-NEXT:   scf.for
+//  CHECK-NEXT:     arith.cmpi ult
+//  CHECK-NEXT:     scf.if
+//  CHECK-NEXT:       memref.store %arg3
+//       CHECK: } else {
+//  CHECK-NEXT:   scf.for
+//  CHECK-NEXT:     arith.cmpi ult
+//  CHECK-NEXT:     scf.if
+//  CHECK-NEXT:       memref.store %arg4
+func.func @if_else(%x: memref<?xf32>, %n: index, %c: i1, %a: f32, %b: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  scf.for %j = %c0 to %n step %c1 {
+    scf.if %c {
+      %in = arith.cmpi ult, %j, %c7 : index
+      scf.if %in {
+        memref.store %a, %x[%j] : memref<?xf32>
+      }
+    } else {
+      %in = arith.cmpi ult, %j, %c7 : index
+      scf.if %in {
+        memref.store %b, %x[%j] : memref<?xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A division by a value that may be zero stays where the loop guards it
+// (the loop may not run at all), and so does the if that needs it.
+// CHECK-LABEL: func.func @unsafe_division
+//       CHECK: scf.for
+//  CHECK-NEXT:   arith.divui
+//  CHECK-NEXT:   arith.cmpi
+//  CHECK-NEXT:   scf.if
+func.func @unsafe_division(%x: memref<?xf32>, %n: index, %d: index, %a: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %q = arith.divui %n, %d : index
+    %in = arith.cmpi ult, %q, %n : index
+    scf.if %in {
+      memref.store %a, %x[%j] : memref<?xf32>
+    }
+  }
+  return
+}

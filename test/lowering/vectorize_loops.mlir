@@ -1,0 +1,70 @@
+// RUN: sptir-opt %s --split-input-file -p 'builtin.module(vectorize-loops)' | FileCheck %s
+// RUN: sptir-opt %S/Inputs/vectorize_invalid.mlir --split-input-file --verify-diagnostics -p 'builtin.module(vectorize-loops)'
+
+// y[r*n + k] = a * x[c*n + k] for k in [base, base+4): vector loads and a
+// store at the lane-0 index, under `n % 4 == 0` (the row strides) and
+// 16-byte aligned pointers; the scalar loop stays for the other case. The
+// guard `k < n` is the same for all lanes then, so it tests lane 0.
+// CHECK-LABEL: func.func @axpy_row
+//       CHECK: %[[K:.*]] = arith.muli %arg5, %c4
+//       CHECK: %[[REM:.*]] = arith.remui %arg4, %c4
+//       CHECK: arith.cmpi eq, %[[REM]], %c0
+//       CHECK: memref.extract_aligned_pointer_as_index %arg0
+//       CHECK: memref.extract_aligned_pointer_as_index %arg1
+//       CHECK: scf.if %{{.*}} {
+//       CHECK:   %[[OK:.*]] = arith.cmpi ult, %[[K]], %arg4
+//       CHECK:   scf.if %[[OK]] {
+//       CHECK:     vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+//       CHECK:     vector.broadcast %arg6 : f32 to vector<4xf32>
+//       CHECK:     arith.mulf %{{.*}} : vector<4xf32>
+//       CHECK:     vector.store %{{.*}}, %arg1[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+//       CHECK: } else {
+//       CHECK:   scf.for
+//       CHECK:     memref.load %arg0
+//   CHECK-NOT:   vectorize
+func.func @axpy_row(%x: memref<?xf32>, %y: memref<?xf32>, %r: index, %c: index, %n: index, %t: index, %a: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %base = arith.muli %t, %c4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %k = arith.addi %base, %l : index
+    %in = arith.cmpi ult, %k, %n : index
+    scf.if %in {
+      %xo = arith.muli %c, %n : index
+      %xi = arith.addi %xo, %k : index
+      %v = memref.load %x[%xi] : memref<?xf32>
+      %p = arith.mulf %v, %a : f32
+      %yo = arith.muli %r, %n : index
+      %yi = arith.addi %yo, %k : index
+      memref.store %p, %y[%yi] : memref<?xf32>
+    }
+  } {vectorize = 4 : index}
+  return
+}
+
+// -----
+
+// Offsets that are multiples of the width by construction need no check;
+// i32 lanes of width 2 claim 8 bytes.
+// CHECK-LABEL: func.func @static_offsets
+//   CHECK-NOT: arith.remui %{{.*}}, %c2
+//       CHECK: memref.extract_aligned_pointer_as_index %arg0
+//       CHECK: arith.remui %{{.*}}, %c8
+//       CHECK: vector.load %arg0[%{{.*}}] {alignment = 8 : i64} : memref<?xi32>, vector<2xi32>
+//       CHECK: arith.addi %{{.*}} : vector<2xi32>
+func.func @static_offsets(%x: memref<?xi32>, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %one = arith.constant 1 : i32
+  %base = arith.muli %t, %c6 : index
+  scf.for %l = %c0 to %c2 step %c1 {
+    %k = arith.addi %base, %l : index
+    %v = memref.load %x[%k] : memref<?xi32>
+    %w = arith.addi %v, %one : i32
+    memref.store %w, %x[%k] : memref<?xi32>
+  } {vectorize = 2 : index}
+  return
+}
