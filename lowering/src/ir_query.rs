@@ -4,7 +4,7 @@
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
-    RegionLike, Value,
+    RegionLike, Value, ValueLike,
 };
 
 /// The attribute of the `arith.constant` that defines `value`, if one does.
@@ -78,4 +78,15 @@ pub fn outermost<'c, 'a>(
         WalkResult::Advance
     });
     found
+}
+
+/// How many operands use `value`.
+pub fn use_count(value: Value<'_, '_>) -> usize {
+    let mut count = 0;
+    let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
+    while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
+        count += 1;
+        operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+    }
+    count
 }

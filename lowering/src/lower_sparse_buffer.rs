@@ -22,7 +22,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::MemRefType,
-        Block, Location, Region, RegionLike, Value, ValueLike,
+        Block, Location, Region, RegionLike, Value,
     },
     Context,
 };
@@ -110,7 +110,7 @@ fn key_of(op: OperationRef<'_, '_>) -> usize {
 }
 
 fn has_uses(value: Value<'_, '_>) -> bool {
-    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+    crate::ir_query::use_count(value) > 0
 }
 
 fn builder_at<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Builder<'c>, PassFailed> {

@@ -1,14 +1,16 @@
 //! `sparse-pos-vectorize`: the stage II schedule that asks for a loop of
 //! constant trip count (2 or 4, typically the inner loop of a split along
 //! the feature axis) to run as one vector operation, so that each thread
-//! moves 8 or 16 bytes per load. It only checks and marks the loop
+//! moves 8 or 16 bytes per load. A reduction loop (SDDMM's dot product)
+//! vectorizes when each of its outputs is only accumulated into: the lanes'
+//! sum is added once. It only checks and marks the loop
 //! (`vectorize`); `vectorize-loops` does the rewrite at stage III, where
 //! the flat offsets are visible and the alignment can be checked.
 
 use crate::{
     ir_query::{constant_index, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, loop_kind, LoopKind, FOR},
+    sparse_pos_ops::{find_loops, FOR},
 };
 use melior::ir::{
     attribute::{Attribute, IntegerAttribute},
@@ -48,12 +50,6 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-vectorize: loop \"{label}\" must have a constant trip count of 2 or 4 (split it first with sparse-pos-split)"),
             ));
         };
-        if loop_kind(op) == LoopKind::Reduction {
-            return Err(emit_error(
-                location,
-                format!("sparse-pos-vectorize: loop \"{label}\" is a reduction; only spatial loops are vectorized"),
-            ));
-        }
         if op.has_attribute("bind") {
             return Err(emit_error(location, format!("sparse-pos-vectorize: loop \"{label}\" is bound to a GPU dimension; vectorize a loop inside the bound ones")));
         }

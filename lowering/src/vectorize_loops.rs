@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::Builder,
-    ir_query::{constant_index, op_name},
+    ir_query::{constant_index, op_name, use_count},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -301,6 +301,33 @@ impl<'c> Vectorizer<'c> {
                 load_mut.set_inherent_attribute("alignment", IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into());
                 Lanes::Vector(detach(load.result(0).map_err(|_| refuse("malformed"))?.into()))
             }
+            "memref.store" if lanes[2..].iter().all(|l| matches!(l, Lanes::Uniform(_))) => {
+                // W updates `m[i] = m[i] + w_lane` of one element: one
+                // update by the sum of the lanes.
+                let addend = self.accumulation(op).ok_or_else(|| {
+                    refuse("the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i]")
+                })?;
+                let Lanes::Vector(lanes_value) = self.lanes(addend) else {
+                    return Err(refuse("the lanes write one element"));
+                };
+                let element = addend.r#type();
+                let kind = melior::ir::Attribute::parse(self.context, "#vector.kind<add>").ok_or_else(|| refuse("internal"))?;
+                let sum = builder.value(
+                    OperationBuilder::new("vector.reduction", location)
+                        .add_operands(&[lanes_value])
+                        .add_results(&[element])
+                        .add_attributes(&[(melior::ir::Identifier::new(self.context, "kind"), kind)])
+                        .build()
+                        .map_err(|_| refuse("internal: vector.reduction"))?,
+                );
+                let indices: Vec<Value<'c, 'c>> = operands[2..].iter().map(|&v| self.uniform(v).unwrap_or(v)).collect();
+                let old = builder.value(melior::dialect::memref::load(operands[1], &indices, location));
+                let new = builder.value(arith::addf(old, sum, location));
+                let store = builder.insert_clone(op);
+                let mut store_mut = unsafe { OperationRefMut::from_raw(store.to_raw()) };
+                store_mut.set_operands(&[&[new, operands[1]], &indices[..]].concat());
+                return Ok(());
+            }
             "memref.store" => {
                 let base = self.contiguous(&lanes[2..]).ok_or_else(|| refuse("the lanes write one element, or not `base + lane` of a 1-D memref"))?;
                 let memref_value = operands[1];
@@ -320,6 +347,44 @@ impl<'c> Vectorizer<'c> {
             self.values.insert(key(result), lanes_result);
         }
         Ok(())
+    }
+
+    /// For `store (load m[i] + v), m[i]` where the load and the sum have no
+    /// other use and nothing else in the loop touches `m`: `v`.
+    fn accumulation(&self, store: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
+        let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
+        let (memref_value, indices) = (operands[1], &operands[2..]);
+        let sum = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
+        if op_name(&sum) != "arith.addf" || use_count(operands[0]) != 1 {
+            return None;
+        }
+        let reads_here = |v: Value<'c, 'c>| {
+            melior::ir::operation::OperationResult::try_from(v).ok().is_some_and(|r| {
+                let load = r.owner();
+                op_name(&load) == "memref.load"
+                    && load.operands().map(detach).collect::<Vec<_>>() == [&[memref_value], indices].concat()
+                    && use_count(v) == 1
+            })
+        };
+        let (a, b) = (detach(sum.operand(0).ok()?), detach(sum.operand(1).ok()?));
+        let addend = if reads_here(a) { b } else if reads_here(b) { a } else { return None };
+        // The load and the store are the loop's only uses of the memref.
+        let in_loop = {
+            let mut count = 0;
+            let mut parent = store.parent_operation();
+            while let Some(op) = parent {
+                if op.has_attribute("vectorize") {
+                    op.walk(WalkOrder::PreOrder, |inner| {
+                        count += inner.operands().filter(|&v| v == memref_value).count();
+                        WalkResult::Advance
+                    });
+                    break;
+                }
+                parent = op.parent_operation();
+            }
+            count
+        };
+        (in_loop == 2).then_some(addend)
     }
 
     /// `base + offset`, leaving out a constant zero base.

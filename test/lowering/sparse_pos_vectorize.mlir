@@ -1,7 +1,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-vectorize{loop=csrmm.2.i})' | FileCheck %s
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-vectorize{loop=csrmm.2})' 2>&1 | FileCheck %s --check-prefix=TRIP
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=3},sparse-pos-vectorize{loop=csrmm.2.i})' 2>&1 | FileCheck %s --check-prefix=TRIP
-// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.1 factor=4},sparse-pos-vectorize{loop=csrmm.1.i})' 2>&1 | FileCheck %s --check-prefix=REDUCTION
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.1 factor=4},sparse-pos-vectorize{loop=csrmm.1.i})' 2>&1 | FileCheck %s --check-prefix=NESTED1
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-vectorize{loop=csrmm.0.i})' 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-vectorize{loop=csrmm.2.i})' 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-vectorize{loop=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -11,7 +11,7 @@
 //      CHECK: sparse_pos.store
 
 // TRIP: sparse-pos-vectorize: loop "csrmm.2{{.*}}" must have a constant trip count of 2 or 4 (split it first with sparse-pos-split)
-// REDUCTION: sparse-pos-vectorize: loop "csrmm.1.i" is a reduction; only spatial loops are vectorized
+// NESTED1: sparse-pos-vectorize: loop "csrmm.1.i" holds another loop; only innermost loops are vectorized
 // NESTED: sparse-pos-vectorize: loop "csrmm.0.i" holds another loop; only innermost loops are vectorized
 // BOUND: sparse-pos-vectorize: loop "csrmm.2.i" is bound to a GPU dimension
 // MISSING: sparse-pos-vectorize: no sparse_pos.for labelled "nope"

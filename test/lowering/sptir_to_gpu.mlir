@@ -1,6 +1,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu)' | FileCheck %s
 // RUN: sptir-opt %examples/csc_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chip=sm_80})' | FileCheck %s --check-prefix=CSC
 // RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chp=sm_80})' 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-split{loop=csrmm.2.i factor=4},sparse-pos-vectorize{loop=csrmm.2.i.i},sparse-pos-bind{loop=csrmm.2.i.o to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-split{loop=csrmm.init.1.i factor=4},sparse-pos-vectorize{loop=csrmm.init.1.i.i},sparse-pos-bind{loop=csrmm.init.1.i.o to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.0 factor=8},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=VEC
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -21,3 +22,12 @@
 // CSC: atom.global.add.f32
 
 // BADOPT: pipeline 'sptir-to-gpu': unknown option 'chp'
+
+// A vectorized schedule: 16-byte loads and stores of the features (under
+// the run-time alignment check), rows on threadIdx.y, and the accumulator
+// kept in registers across the non-zeros (no store inside that loop).
+// VEC: .visible .entry csr_spmm_kernel(
+// VEC: %tid.y
+// VEC: ld.global.v4.b32
+// VEC: mul.rn.f32
+// VEC: st.global.v4.b32

@@ -68,3 +68,29 @@ func.func @static_offsets(%x: memref<?xi32>, %t: index) {
   } {vectorize = 2 : index}
   return
 }
+
+// -----
+
+// A dot product: the lanes' products are summed once into the output.
+// CHECK-LABEL: func.func @dot
+//       CHECK: %[[X:.*]] = vector.load %arg0
+//       CHECK: %[[Y:.*]] = vector.load %arg1
+//       CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : vector<4xf32>
+//       CHECK: %[[S:.*]] = vector.reduction <add>, %[[P]] : vector<4xf32> into f32
+//       CHECK: %[[OLD:.*]] = memref.load %arg2[%arg3]
+//       CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]]
+//       CHECK: memref.store %[[NEW]], %arg2[%arg3]
+func.func @dot(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>, %p: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %a = memref.load %x[%l] : memref<?xf32>
+    %b = memref.load %y[%l] : memref<?xf32>
+    %ab = arith.mulf %a, %b : f32
+    %o = memref.load %out[%p] : memref<?xf32>
+    %s = arith.addf %o, %ab : f32
+    memref.store %s, %out[%p] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}

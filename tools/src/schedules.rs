@@ -39,6 +39,15 @@ impl RowSpmm {
         passes.join(",")
     }
 
+    /// A schedule that suits `feat` features without measuring: 16-byte
+    /// vectors where the features divide into them, up to a warp per row,
+    /// and about 128 threads a block.
+    pub fn for_features(feat: usize) -> RowSpmm {
+        let vector = if feat % 4 == 0 { 4 } else { 1 };
+        let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 32);
+        RowSpmm { rows: (128 / threads).max(1), threads, vector }
+    }
+
     /// The candidates `--tune` tries for `feat` features: threads that
     /// cover the features in few chunks, blocks of 64 to 512 threads.
     pub fn candidates(feat: usize) -> Vec<RowSpmm> {
@@ -75,6 +84,9 @@ mod tests {
                 assert!(c.threads * c.rows <= 512, "{c:?}");
             }
         }
+        assert_eq!(RowSpmm::for_features(32), RowSpmm { rows: 16, threads: 8, vector: 4 });
+        assert_eq!(RowSpmm::for_features(7), RowSpmm { rows: 16, threads: 8, vector: 1 });
+        assert_eq!(RowSpmm::for_features(512), RowSpmm { rows: 4, threads: 32, vector: 4 });
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { rows: 4, threads: 32, vector: 4 }));
     }
 }

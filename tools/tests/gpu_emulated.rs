@@ -148,3 +148,23 @@ fn vectorized_row_spmm() {
         }
     }
 }
+
+/// Non-zero-parallel SDDMM whose dot product runs in vectors: each lane's
+/// products summed into the output once per vector.
+#[test]
+fn vectorized_sddmm() {
+    for a in matrices() {
+        for feat in [3, 4, 8, 13, 64] {
+            check_with(
+                Op::Sddmm,
+                Format::Csr,
+                "sparse-fuse{iteration=sddmm loops=0,1},",
+                "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
+                 sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},sparse-pos-split{loop=sddmm.1 factor=4},\
+                 sparse-pos-vectorize{loop=sddmm.1.i},",
+                &a,
+                feat,
+            );
+        }
+    }
+}

@@ -36,7 +36,7 @@ func.func @one_element(%x: memref<?xf32>, %y: memref<?xf32>, %i: index) {
   %c4 = arith.constant 4 : index
   scf.for %l = %c0 to %c4 step %c1 {
     %v = memref.load %x[%l] : memref<?xf32>
-    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.store': the lanes write one element, or not `base + lane` of a 1-D memref}}
+    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.store': the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i]}}
     memref.store %v, %y[%i] : memref<?xf32>
   } {vectorize = 4 : index}
   return

@@ -10,6 +10,7 @@ use sptir_tools::{
     context::create_context,
     kernels,
     kernels::{prepare, Format, KernelError, Layout, Op, Prepared},
+    schedules::RowSpmm,
 };
 use std::{process::ExitCode, time::Instant};
 
@@ -103,6 +104,12 @@ struct Args {
     /// loops it leaves unbound get the default schedule.
     #[arg(long)]
     schedule: Option<String>,
+    /// Row-wise SpMM schedule (csr, ell) for the GPU: rows per block on
+    /// threadIdx.y, threads per row on threadIdx.x, features per thread
+    /// per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR. Without
+    /// it (and without --schedule) the GPU uses one chosen from --feat.
+    #[arg(long, value_delimiter = ',')]
+    row_spmm: Option<Vec<usize>>,
     /// GPU architecture for --device cuda and --emit ptx.
     #[arg(long, default_value = "sm_90")]
     chip: String,
@@ -235,9 +242,34 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // SDDMM in CSR has no spatial loop with uniform bounds below its rows,
     // so without a schedule the GPU gets one thread per row: walk the
     // non-zeros instead, 256 to a block, one per thread.
-    let (stage1, schedule) = match (args.device, op, format, &args.stage1, &args.schedule) {
-        (Device::Cuda, Op::Sddmm, Format::Csr, None, None) => {
+    // The GPU schedules apply where the kernel goes to the GPU pipeline.
+    let gpu = args.device == Device::Cuda || matches!(args.emit, Some(Emit::Ptx));
+    if args.row_spmm.is_some() && !gpu {
+        return Err("--row-spmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
+    }
+    let row_spmm = match (&args.row_spmm, op, format) {
+        (Some(values), Op::Spmm, Format::Csr | Format::Ell) => match values[..] {
+            [rows, threads, vector] if rows >= 1 && threads >= 1 && [1, 2, 4].contains(&vector) => {
+                Some(RowSpmm { rows, threads, vector })
+            }
+            _ => return Err(format!("--row-spmm: expected ROWS,THREADS,VECTOR with VECTOR 1, 2 or 4, got {values:?}")),
+        },
+        (Some(_), _, _) => return Err("--row-spmm applies to spmm in csr or ell".into()),
+        (None, _, _) if !gpu => None,
+        (None, Op::Spmm, Format::Csr | Format::Ell)
+            if args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
+        {
+            Some(RowSpmm::for_features(feat))
+        }
+        (None, _, _) => None,
+    };
+    let label = if format == Format::Ell { "ellmm" } else { "csrmm" };
+    let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
+        (true, Op::Sddmm, Format::Csr, None, None) => {
             (Some(SDDMM_FUSED.0.to_string()), Some(SDDMM_FUSED.1.to_string()))
+        }
+        (true, Op::Spmm, _, _, None) if row_spmm.is_some() => {
+            (args.stage1.clone(), row_spmm.map(|r| r.passes(label)))
         }
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
@@ -394,26 +426,36 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
 }
 
 /// The candidates --tune tries.
-fn candidates(args: &Args) -> Vec<Args> {
+fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     let mut list = Vec::new();
     let base = Args { tune: false, schedule: None, stage1: None, ..args.clone() };
     list.push(Args { format: FormatArg::Csr, ..base.clone() });
     if args.device == Device::Cuda {
-        let label = match args.op {
-            OpArg::Spmm => "csrmm.0",
-            OpArg::Sddmm => "sddmm.0",
-        };
-        for rows in [2, 4, 8, 16] {
-            let schedule = format!(
-                "sparse-pos-split{{loop={label} factor={rows}}},sparse-pos-bind{{loop={label}.o to=blockIdx.x}},sparse-pos-bind{{loop={label}.i to=threadIdx.y}}"
-            );
-            list.push(Args { format: FormatArg::Csr, schedule: Some(schedule), ..base.clone() });
+        match args.op {
+            OpArg::Spmm => {
+                for schedule in RowSpmm::candidates(feat) {
+                    list.push(Args { format: FormatArg::Csr, schedule: Some(schedule.passes("csrmm")), ..base.clone() });
+                }
+            }
+            OpArg::Sddmm => {
+                for rows in [2, 4, 8, 16] {
+                    let schedule = format!(
+                        "sparse-pos-split{{loop=sddmm.0 factor={rows}}},sparse-pos-bind{{loop=sddmm.0.o to=blockIdx.x}},sparse-pos-bind{{loop=sddmm.0.i to=threadIdx.y}}"
+                    );
+                    list.push(Args { format: FormatArg::Csr, schedule: Some(schedule), ..base.clone() });
+                }
+            }
         }
         if let OpArg::Sddmm = args.op {
             for threads in [64, 128, 256, 512] {
                 let schedule = SDDMM_FUSED.1.replace("factor=256", &format!("factor={threads}"));
                 let stage1 = Some(SDDMM_FUSED.0.to_string());
-                list.push(Args { format: FormatArg::Csr, stage1, schedule: Some(schedule), ..base.clone() });
+                // The dot product in 16-byte vectors, where they fit.
+                let vectorized = format!("{schedule},{SDDMM_VECTOR}");
+                list.push(Args { format: FormatArg::Csr, stage1: stage1.clone(), schedule: Some(schedule), ..base.clone() });
+                if feat % 4 == 0 {
+                    list.push(Args { format: FormatArg::Csr, stage1, schedule: Some(vectorized), ..base.clone() });
+                }
             }
         }
     }
@@ -432,7 +474,7 @@ fn candidates(args: &Args) -> Vec<Args> {
 /// Tries every candidate; prints the fastest verified one.
 fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     let mut best: Option<(f64, Args)> = None;
-    for candidate in candidates(args) {
+    for candidate in candidates(args, feat) {
         match run_one(&candidate, a, feat) {
             Ok((true, ms)) if best.as_ref().is_none_or(|(fastest, _)| ms < *fastest) => best = Some((ms, candidate)),
             Ok(_) => {}
@@ -455,6 +497,9 @@ const SDDMM_FUSED: (&str, &str) = (
     "sparse-fuse{iteration=sddmm loops=0,1}",
     "sparse-pos-split{loop=sddmm.0 factor=256},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x}",
 );
+
+/// With SDDMM_FUSED: each thread's dot product in vectors of four.
+const SDDMM_VECTOR: &str = "sparse-pos-split{loop=sddmm.1 factor=4},sparse-pos-vectorize{loop=sddmm.1.i}";
 
 struct BaselineRun {
     algorithm: String,
