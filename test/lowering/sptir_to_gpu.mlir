@@ -27,7 +27,6 @@
 // the run-time alignment check), rows on threadIdx.y, and the accumulator
 // kept in registers across the non-zeros (no store inside that loop).
 // VEC: .visible .entry csr_spmm_kernel(
-// VEC: %tid.y
-// VEC: ld.global.v4.b32
-// VEC: mul.rn.f32
-// VEC: st.global.v4.b32
+// VEC-DAG: %tid.y
+// VEC-DAG: ld.global.v4.b32
+// VEC-DAG: st.global.v4.b32
