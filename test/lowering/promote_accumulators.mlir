@@ -44,3 +44,25 @@ func.func @left_alone(%c: memref<?xf32>, %i: index, %n: index) {
   }
   return
 }
+
+// -----
+
+// A vector accumulator: the vector load and store leave the loop with
+// their alignment, the vector travels as the iteration argument.
+// CHECK-LABEL: func.func @vector_accumulator
+//       CHECK: %[[INIT:.*]] = vector.load %arg0[%arg2] {alignment = 16 : i64}
+//       CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<4xf32>)
+//       CHECK:   %[[NEXT:.*]] = arith.addf %[[ACC]], %{{.*}} : vector<4xf32>
+//       CHECK:   scf.yield %[[NEXT]]
+//       CHECK: vector.store %[[SUM]], %arg0[%arg2] {alignment = 16 : i64}
+func.func @vector_accumulator(%c: memref<?xf32>, %b: memref<?xf32>, %base: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %acc = vector.load %c[%base] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+    %v = vector.load %b[%j] : memref<?xf32>, vector<4xf32>
+    %s = arith.addf %acc, %v : vector<4xf32>
+    vector.store %s, %c[%base] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+  }
+  return
+}
