@@ -13,7 +13,7 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, Builder},
+    ir_builder::{erase, move_until_terminator, region_with_block, Builder},
     ir_query::{constant_index, defined_outside, op_name},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -22,7 +22,7 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        Block, Region, RegionLike, Value,
+        RegionLike, Value,
     },
     Context,
 };
@@ -80,11 +80,22 @@ fn find<'c>(root: OperationRef<'c, '_>) -> Option<Candidate<'c>> {
 /// and cannot trap where the loop would not have run them.
 fn speculatable(op: &OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    if matches!(name.as_str(), "arith.divui" | "arith.divsi" | "arith.remui" | "arith.remsi" | "arith.ceildivui" | "arith.ceildivsi" | "arith.floordivsi") {
+    if matches!(
+        name.as_str(),
+        "arith.divui"
+            | "arith.divsi"
+            | "arith.remui"
+            | "arith.remsi"
+            | "arith.ceildivui"
+            | "arith.ceildivsi"
+            | "arith.floordivsi"
+    ) {
         return op.operand(1).ok().and_then(constant_index).is_some_and(|d| d != 0);
     }
     op.region_count() == 0
-        && (name.starts_with("arith.") || name.starts_with("index.") || name == "memref.extract_aligned_pointer_as_index")
+        && (name.starts_with("arith.")
+            || name.starts_with("index.")
+            || name == "memref.extract_aligned_pointer_as_index")
 }
 
 /// The ops of `loop_op`'s body that compute `value`, in body order, if
@@ -120,7 +131,12 @@ fn invariant_slice<'c>(value: Value<'c, 'c>, loop_op: OperationRef<'c, 'c>) -> O
     Some(ordered)
 }
 
-fn unswitch<'c>(context: &'c Context, for_op: OperationRef<'c, 'c>, if_op: OperationRef<'c, 'c>, slice: &[OperationRef<'c, 'c>]) {
+fn unswitch<'c>(
+    context: &'c Context,
+    for_op: OperationRef<'c, 'c>,
+    if_op: OperationRef<'c, 'c>,
+    slice: &[OperationRef<'c, 'c>],
+) {
     for &op in slice {
         unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(for_op);
     }
@@ -130,30 +146,18 @@ fn unswitch<'c>(context: &'c Context, for_op: OperationRef<'c, 'c>, if_op: Opera
     let Ok(condition) = if_op.operand(0) else { return };
     let position = position_in_block(if_op);
 
-    let (then_block, then_end) = block_with_yield(location);
-    let (else_block, else_end) = block_with_yield(location);
-    let (then_region, else_region) = (Region::new(), Region::new());
-    then_region.append_block(then_block);
-    else_region.append_block(else_block);
+    let (then_region, then_builder) = region_with_block(context, location, &[], scf::r#yield(&[], location));
+    let (else_region, else_builder) = region_with_block(context, location, &[], scf::r#yield(&[], location));
     builder.insert(scf::r#if(detach(condition), &[], then_region, else_region, location));
 
     // The taken-branch copy: the loop with the guard replaced by its
     // `then` ops; the original loop keeps the `else` ops.
-    let copy = Builder::before(context, then_end).map(|b| b.insert_clone(for_op));
-    unsafe { OperationRefMut::from_raw(for_op.to_raw()) }.move_before(else_end);
-    if let Some(copy) = copy {
-        if let Some(copied_if) = nth_in_body(copy, position) {
-            inline_region(copied_if, 0);
-        }
+    let copy = then_builder.insert_clone(for_op);
+    else_builder.insert_existing(for_op);
+    if let Some(copied_if) = nth_in_body(copy, position) {
+        inline_region(copied_if, 0);
     }
     inline_region(if_op, 1);
-}
-
-fn block_with_yield<'c>(location: melior::ir::Location<'c>) -> (Block<'c>, OperationRef<'c, 'c>) {
-    let block = Block::new(&[]);
-    let end = block.append_operation(scf::r#yield(&[], location));
-    let end = unsafe { OperationRef::from_raw(end.to_raw()) };
-    (block, end)
 }
 
 fn position_in_block(op: OperationRef<'_, '_>) -> usize {

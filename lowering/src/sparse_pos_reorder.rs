@@ -50,7 +50,10 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let seconds = find_loops(root, second);
     for (label, found) in [(first, &firsts), (second, &seconds)] {
         if found.is_empty() {
-            return Err(emit_error(root.location(), format!("sparse-pos-reorder: no sparse_pos.for labelled \"{label}\"")));
+            return Err(emit_error(
+                root.location(),
+                format!("sparse-pos-reorder: no sparse_pos.for labelled \"{label}\""),
+            ));
         }
     }
     // Each occurrence of the pair (a decomposed format repeats labels per
@@ -110,8 +113,10 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
             ));
         }
     }
-    let body = outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-    let outer_position: Value = detach(body.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into());
+    let body =
+        outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    let outer_position: Value =
+        detach(body.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into());
 
     // The ops of the outer body before the inner loop, and nothing after it.
     let mut before = Vec::new();
@@ -171,7 +176,11 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
         } else if !defined_outside(value, outer) {
             return Err(emit_error(
                 location,
-                format!("sparse-pos-reorder: the bounds of \"{}\" are computed inside \"{}\"", label(inner), label(outer)),
+                format!(
+                    "sparse-pos-reorder: the bounds of \"{}\" are computed inside \"{}\"",
+                    label(inner),
+                    label(outer)
+                ),
             ));
         }
     }
@@ -185,11 +194,14 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
     let inner_body =
         inner.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
     let inner_first = inner_body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    let outer_terminator =
-        body.terminator().map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) }).ok_or_else(|| emit_error(location, "loop without terminator"))?;
+    let outer_terminator = body
+        .terminator()
+        .map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) })
+        .ok_or_else(|| emit_error(location, "loop without terminator"))?;
     unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(outer);
     move_until_terminator(inner_first, outer_terminator);
     let anchor = inner_body.terminator().ok_or_else(|| emit_error(location, "loop without terminator"))?;
-    unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(unsafe { OperationRef::from_raw(anchor.to_raw()) });
+    unsafe { OperationRefMut::from_raw(outer.to_raw()) }
+        .move_before(unsafe { OperationRef::from_raw(anchor.to_raw()) });
     Ok(())
 }

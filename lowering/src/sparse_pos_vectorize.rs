@@ -34,7 +34,10 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let label = options.get("loop").unwrap_or_default();
     let loops = find_loops(root, label);
     if loops.is_empty() {
-        return Err(emit_error(root.location(), format!("sparse-pos-vectorize: no sparse_pos.for labelled \"{label}\"")));
+        return Err(emit_error(
+            root.location(),
+            format!("sparse-pos-vectorize: no sparse_pos.for labelled \"{label}\""),
+        ));
     }
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
@@ -65,7 +68,9 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         if nested {
             return Err(emit_error(
                 location,
-                format!("sparse-pos-vectorize: loop \"{label}\" holds another loop; only innermost loops are vectorized"),
+                format!(
+                    "sparse-pos-vectorize: loop \"{label}\" holds another loop; only innermost loops are vectorized"
+                ),
             ));
         }
         let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };

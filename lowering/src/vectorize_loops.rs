@@ -15,7 +15,7 @@
 
 use crate::{
     axis::detach,
-    ir_builder::Builder,
+    ir_builder::{region_with_block, Builder},
     ir_query::{constant_index, op_name, use_count},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -28,9 +28,11 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        operation::{
+            OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult,
+        },
         r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
-        Block, BlockRef, Location, Region, RegionLike, Type, Value, ValueLike,
+        BlockRef, Location, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -39,7 +41,8 @@ use std::collections::HashMap;
 pub const PASS: PassDef = PassDef {
     name: "VectorizeLoops",
     argument: "vectorize-loops",
-    description: "Rewrite loops marked by sparse-pos-vectorize into vector loads and stores, under a run-time alignment check",
+    description:
+        "Rewrite loops marked by sparse-pos-vectorize into vector loads and stores, under a run-time alignment check",
     options: &[],
     dependent_dialects: "arith,memref,scf,vector",
     run,
@@ -104,20 +107,24 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     if op.result_count() != 0 {
         return Err(emit_error(location, "vectorize-loops: a marked loop must not carry values"));
     }
-    let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-    let iv: Value<'c, 'c> = detach(body.argument(0).map_err(|_| emit_error(location, "loop without induction variable"))?.into());
+    let body =
+        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    let iv: Value<'c, 'c> =
+        detach(body.argument(0).map_err(|_| emit_error(location, "loop without induction variable"))?.into());
 
-    let mut vectorizer = Vectorizer { context, width, values: HashMap::new(), multiples: Vec::new(), pointers: Vec::new() };
+    let mut vectorizer =
+        Vectorizer { context, width, values: HashMap::new(), multiples: Vec::new(), pointers: Vec::new() };
     vectorizer.values.insert(key(iv), Lanes::Index(lower));
-    let vector_block = Block::new(&[]);
-    let terminator = vector_block.append_operation(scf::r#yield(&[], location));
-    let terminator: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(terminator.to_raw()) };
-    let inside = Builder::before(context, terminator).ok_or_else(|| emit_error(location, "internal: detached block"))?.at(location);
+    let (then_region, inside) = region_with_block(context, location, &[], scf::r#yield(&[], location));
+    let vector_ops = then_region
+        .first_block()
+        .map(|b| unsafe { BlockRef::from_raw(b.to_raw()) })
+        .ok_or_else(|| emit_error(location, "internal: empty region"))?;
     vectorizer.block(body, &inside)?;
 
     // The run-time conditions, computed before the loop.
-    let outside = Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
-    let vector_ops = unsafe { BlockRef::from_raw(vector_block.to_raw()) };
+    let outside =
+        Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
     let mut leaves = Vec::new();
     for &value in &vectorizer.multiples {
         vectorizer.runtime_multiples(value, vector_ops, &mut leaves)?;
@@ -144,24 +151,21 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
             continue;
         }
         pointers_checked.push(memref_value);
-        let pointer = outside.value(
-            memref::extract_aligned_pointer_as_index(context, Type::index(context), memref_value, location),
-        );
+        let pointer = outside.value(memref::extract_aligned_pointer_as_index(
+            context,
+            Type::index(context),
+            memref_value,
+            location,
+        ));
         let remainder = outside.value(arith::remui(pointer, outside.index(bytes), location));
         condition = outside.and(condition, outside.cmp(arith::CmpiPredicate::Eq, remainder, zero));
     }
 
-    let then_region = Region::new();
-    then_region.append_block(vector_block);
-    let else_block = Block::new(&[]);
-    let else_end = else_block.append_operation(scf::r#yield(&[], location));
-    let else_end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(else_end.to_raw()) };
-    let else_region = Region::new();
-    else_region.append_block(else_block);
+    let (else_region, scalar_builder) = region_with_block(context, location, &[], scf::r#yield(&[], location));
     outside.insert(scf::r#if(condition, &[], then_region, else_region, location));
     let mut scalar = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     scalar.remove_attribute("vectorize").ok();
-    scalar.move_before(else_end);
+    scalar_builder.insert_existing(op);
     Ok(())
 }
 
@@ -207,9 +211,7 @@ impl<'c> Vectorizer<'c> {
         let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
         let lanes: Vec<Lanes<'c>> = operands.iter().map(|&v| self.lanes(v)).collect();
         let per_lane = lanes.iter().any(|l| !matches!(l, Lanes::Uniform(_)));
-        let refuse = |why: &str| {
-            emit_error(location, format!("vectorize-loops: cannot vectorize '{name}': {why}"))
-        };
+        let refuse = |why: &str| emit_error(location, format!("vectorize-loops: cannot vectorize '{name}': {why}"));
 
         if name == "scf.if" {
             let condition = match lanes[0] {
@@ -222,15 +224,15 @@ impl<'c> Vectorizer<'c> {
             let mut regions = Vec::new();
             for index in 0..2 {
                 let source = op.region(index).map_err(|_| refuse("malformed"))?;
-                let region = Region::new();
-                if let Some(source_block) = source.first_block() {
-                    let block = Block::new(&[]);
-                    let end = block.append_operation(scf::r#yield(&[], location));
-                    let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
-                    let inner = Builder::before(self.context, end).ok_or_else(|| refuse("internal"))?;
-                    self.block(source_block, &inner)?;
-                    region.append_block(block);
-                }
+                let region = match source.first_block() {
+                    Some(source_block) => {
+                        let (region, inner) =
+                            region_with_block(self.context, location, &[], scf::r#yield(&[], location));
+                        self.block(source_block, &inner)?;
+                        region
+                    }
+                    None => Region::new(),
+                };
                 regions.push(region);
             }
             let else_region = regions.pop().unwrap_or_default();
@@ -245,7 +247,13 @@ impl<'c> Vectorizer<'c> {
         if !per_lane {
             // Once instead of W times: harmless for values and for stores
             // of one value to one place, not for atomic updates.
-            if name == "memref.atomic_rmw" || !(name.starts_with("arith.") || name.starts_with("math.") || name.starts_with("index.") || name == "memref.load" || name == "memref.store") {
+            if name == "memref.atomic_rmw"
+                || !(name.starts_with("arith.")
+                    || name.starts_with("math.")
+                    || name.starts_with("index.")
+                    || name == "memref.load"
+                    || name == "memref.store")
+            {
                 return Err(refuse("it would run once instead of once per lane"));
             }
             let clone = builder.insert_clone(op);
@@ -260,11 +268,17 @@ impl<'c> Vectorizer<'c> {
         let result = op.result(0).ok().map(|r| detach(r.into()));
         let lanes_result = match name.as_str() {
             "arith.addi" | "arith.subi" => match (lanes[0], lanes[1]) {
-                (Lanes::Index(base), Lanes::Uniform(offset)) => {
-                    Lanes::Index(if name == "arith.addi" { self.add(builder, base, offset) } else { builder.sub(base, offset) })
+                (Lanes::Index(base), Lanes::Uniform(offset)) => Lanes::Index(if name == "arith.addi" {
+                    self.add(builder, base, offset)
+                } else {
+                    builder.sub(base, offset)
+                }),
+                (Lanes::Uniform(offset), Lanes::Index(base)) if name == "arith.addi" => {
+                    Lanes::Index(self.add(builder, base, offset))
                 }
-                (Lanes::Uniform(offset), Lanes::Index(base)) if name == "arith.addi" => Lanes::Index(self.add(builder, base, offset)),
-                (Lanes::Index(_), _) | (_, Lanes::Index(_)) => return Err(refuse("the lanes' index would not be contiguous")),
+                (Lanes::Index(_), _) | (_, Lanes::Index(_)) => {
+                    return Err(refuse("the lanes' index would not be contiguous"))
+                }
                 _ => self.elementwise(op, builder)?,
             },
             "arith.cmpi" => {
@@ -280,7 +294,11 @@ impl<'c> Vectorizer<'c> {
                 let (base, bound) = match (lanes[0], lanes[1], predicate) {
                     (Lanes::Index(base), Lanes::Uniform(bound), 2 | 5 | 6 | 9) => (base, bound),
                     (Lanes::Uniform(bound), Lanes::Index(base), 3 | 4 | 7 | 8) => (base, bound),
-                    _ => return Err(refuse("only `index < bound` and `index >= bound` comparisons are uniform across lanes")),
+                    _ => {
+                        return Err(refuse(
+                            "only `index < bound` and `index >= bound` comparisons are uniform across lanes",
+                        ))
+                    }
                 };
                 self.multiples.push(base);
                 self.multiples.push(bound);
@@ -290,28 +308,44 @@ impl<'c> Vectorizer<'c> {
                 Lanes::Guard(detach(clone.result(0).map_err(|_| refuse("malformed"))?.into()))
             }
             "memref.load" => {
-                let base = self.contiguous(&lanes[1..]).ok_or_else(|| refuse("the lanes' index is not `base + lane` on a 1-D memref"))?;
+                let base = self
+                    .contiguous(&lanes[1..])
+                    .ok_or_else(|| refuse("the lanes' index is not `base + lane` on a 1-D memref"))?;
                 let memref_value = operands[0];
-                let (element, bytes) = self.access(memref_value).ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
+                let (element, bytes) = self
+                    .access(memref_value)
+                    .ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
                 self.multiples.push(base);
                 self.pointers.push((memref_value, bytes));
-                let load = vector::load(self.context, Type::vector(&[self.width as u64], element), memref_value, &[base], location);
+                let load = vector::load(
+                    self.context,
+                    Type::vector(&[self.width as u64], element),
+                    memref_value,
+                    &[base],
+                    location,
+                );
                 let load = builder.insert(load);
                 let mut load_mut = unsafe { OperationRefMut::from_raw(load.to_raw()) };
-                load_mut.set_inherent_attribute("alignment", IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into());
+                load_mut.set_inherent_attribute(
+                    "alignment",
+                    IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into(),
+                );
                 Lanes::Vector(detach(load.result(0).map_err(|_| refuse("malformed"))?.into()))
             }
             "memref.store" if lanes[2..].iter().all(|l| matches!(l, Lanes::Uniform(_))) => {
                 // W updates `m[i] = m[i] + w_lane` of one element: one
                 // update by the sum of the lanes.
                 let addend = self.accumulation(op).ok_or_else(|| {
-                    refuse("the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i]")
+                    refuse(
+                        "the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i]",
+                    )
                 })?;
                 let Lanes::Vector(lanes_value) = self.lanes(addend) else {
                     return Err(refuse("the lanes write one element"));
                 };
                 let element = addend.r#type();
-                let kind = melior::ir::Attribute::parse(self.context, "#vector.kind<add>").ok_or_else(|| refuse("internal"))?;
+                let kind = melior::ir::Attribute::parse(self.context, "#vector.kind<add>")
+                    .ok_or_else(|| refuse("internal"))?;
                 let sum = builder.value(
                     OperationBuilder::new("vector.reduction", location)
                         .add_operands(&[lanes_value])
@@ -329,15 +363,23 @@ impl<'c> Vectorizer<'c> {
                 return Ok(());
             }
             "memref.store" => {
-                let base = self.contiguous(&lanes[2..]).ok_or_else(|| refuse("the lanes write one element, or not `base + lane` of a 1-D memref"))?;
+                let base = self
+                    .contiguous(&lanes[2..])
+                    .ok_or_else(|| refuse("the lanes write one element, or not `base + lane` of a 1-D memref"))?;
                 let memref_value = operands[1];
-                let (_, bytes) = self.access(memref_value).ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
-                let value = self.as_vector(operands[0], builder).ok_or_else(|| refuse("the stored value is an index"))?;
+                let (_, bytes) = self
+                    .access(memref_value)
+                    .ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
+                let value =
+                    self.as_vector(operands[0], builder).ok_or_else(|| refuse("the stored value is an index"))?;
                 self.multiples.push(base);
                 self.pointers.push((memref_value, bytes));
                 let store = builder.insert(vector::store(self.context, value, memref_value, &[base], location));
                 let mut store_mut = unsafe { OperationRefMut::from_raw(store.to_raw()) };
-                store_mut.set_inherent_attribute("alignment", IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into());
+                store_mut.set_inherent_attribute(
+                    "alignment",
+                    IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into(),
+                );
                 return Ok(());
             }
             _ if ELEMENTWISE.contains(&name.as_str()) || name.starts_with("math.") => self.elementwise(op, builder)?,
@@ -367,7 +409,13 @@ impl<'c> Vectorizer<'c> {
             })
         };
         let (a, b) = (detach(sum.operand(0).ok()?), detach(sum.operand(1).ok()?));
-        let addend = if reads_here(a) { b } else if reads_here(b) { a } else { return None };
+        let addend = if reads_here(a) {
+            b
+        } else if reads_here(b) {
+            a
+        } else {
+            return None;
+        };
         // The load and the store are the loop's only uses of the memref.
         let in_loop = {
             let mut count = 0;
@@ -441,7 +489,12 @@ impl<'c> Vectorizer<'c> {
     /// at run time: constants are checked now, sums need every term, a
     /// product needs one factor (a constant, else the one defined farthest
     /// out, which the check can then leave the loops with).
-    fn runtime_multiples(&self, value: Value<'c, 'c>, vector_ops: BlockRef<'c, 'c>, leaves: &mut Vec<Value<'c, 'c>>) -> Result<(), PassFailed> {
+    fn runtime_multiples(
+        &self,
+        value: Value<'c, 'c>,
+        vector_ops: BlockRef<'c, 'c>,
+        leaves: &mut Vec<Value<'c, 'c>>,
+    ) -> Result<(), PassFailed> {
         if let Some(constant) = constant_index(value) {
             if constant % self.width == 0 {
                 return Ok(());
@@ -455,8 +508,19 @@ impl<'c> Vectorizer<'c> {
             return Ok(());
         };
         let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(definer.to_raw()) };
-        let inside = definer.block().is_some_and(|b| b == vector_ops)
-            || definer.parent_operation().is_some_and(|p| p.block().is_some_and(|b| b == vector_ops));
+        // Defined in the vector body, at any depth of its guards.
+        let inside = {
+            let mut block = definer.block();
+            let mut found = false;
+            while let Some(current) = block {
+                if current == vector_ops {
+                    found = true;
+                    break;
+                }
+                block = current.parent_operation().and_then(|p| p.block());
+            }
+            found
+        };
         let operands: Vec<Value<'c, 'c>> = definer.operands().map(detach).collect();
         match op_name(&definer).as_str() {
             "arith.addi" | "arith.subi" => {
@@ -484,9 +548,22 @@ impl<'c> Vectorizer<'c> {
 }
 
 const ELEMENTWISE: &[&str] = &[
-    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf",
-    "arith.maxnumf", "arith.minnumf", "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
-    "arith.xori", "arith.select",
+    "arith.addf",
+    "arith.subf",
+    "arith.mulf",
+    "arith.divf",
+    "arith.negf",
+    "arith.maximumf",
+    "arith.minimumf",
+    "arith.maxnumf",
+    "arith.minnumf",
+    "arith.addi",
+    "arith.subi",
+    "arith.muli",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.select",
 ];
 
 fn element_bits(element: Type<'_>) -> Option<i64> {
@@ -525,4 +602,3 @@ fn depth(value: Value<'_, '_>) -> usize {
 fn defining_location<'c>(value: Value<'c, '_>) -> Option<Location<'c>> {
     melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner().location())
 }
-

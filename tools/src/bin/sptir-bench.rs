@@ -268,9 +268,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         (true, Op::Sddmm, Format::Csr, None, None) => {
             (Some(SDDMM_FUSED.0.to_string()), Some(SDDMM_FUSED.1.to_string()))
         }
-        (true, Op::Spmm, _, _, None) if row_spmm.is_some() => {
-            (args.stage1.clone(), row_spmm.map(|r| r.passes(label)))
-        }
+        (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(|r| r.passes(label))),
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
     let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
@@ -434,7 +432,11 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
         match args.op {
             OpArg::Spmm => {
                 for schedule in RowSpmm::candidates(feat) {
-                    list.push(Args { format: FormatArg::Csr, schedule: Some(schedule.passes("csrmm")), ..base.clone() });
+                    list.push(Args {
+                        format: FormatArg::Csr,
+                        schedule: Some(schedule.passes("csrmm")),
+                        ..base.clone()
+                    });
                 }
             }
             OpArg::Sddmm => {
@@ -452,7 +454,12 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
                 let stage1 = Some(SDDMM_FUSED.0.to_string());
                 // The dot product in 16-byte vectors, where they fit.
                 let vectorized = format!("{schedule},{SDDMM_VECTOR}");
-                list.push(Args { format: FormatArg::Csr, stage1: stage1.clone(), schedule: Some(schedule), ..base.clone() });
+                list.push(Args {
+                    format: FormatArg::Csr,
+                    stage1: stage1.clone(),
+                    schedule: Some(schedule),
+                    ..base.clone()
+                });
                 if feat % 4 == 0 {
                     list.push(Args { format: FormatArg::Csr, stage1, schedule: Some(vectorized), ..base.clone() });
                 }
