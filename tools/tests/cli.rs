@@ -134,3 +134,21 @@ fn bench_runs_big_ell_matrices_in_row_panels() {
         assert!(stdout.contains("\"verified\":true"), "{stdout}");
     }
 }
+
+#[test]
+fn bench_checks_row_spmm_schedules() {
+    let matrix = "rmat:5:2:1";
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--row-spmm", "2,16,4"]), "is a GPU schedule");
+    let ptx = |extra: &[&str]| {
+        let mut args = vec!["--op", "spmm", "--matrix", matrix, "--feat", "64", "--emit", "ptx"];
+        args.extend_from_slice(extra);
+        bench(&args)
+    };
+    fails_with(&ptx(&["--row-spmm", "2,16,3"]), "VECTOR 1, 2 or 4");
+    fails_with(&ptx(&["--row-spmm", "2,16"]), "expected ROWS,THREADS,VECTOR");
+    fails_with(&ptx(&["--format", "bsr", "--row-spmm", "2,16,4"]), "applies to spmm in csr or ell");
+    // A valid one reaches PTX with 16-byte loads.
+    let output = ptx(&["--format", "ell", "--row-spmm", "4,8,4"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("ld.global.v4.b32"));
+}
