@@ -25,8 +25,10 @@ pub mod sparse_pos_bind;
 pub mod sparse_pos_ops;
 pub mod sparse_pos_reorder;
 pub mod sparse_pos_split;
+pub mod sparse_pos_unroll;
 pub mod sparse_pos_vectorize;
 pub mod sparse_reorder;
+pub mod unroll_loops;
 pub mod vectorize_loops;
 
 use pass_registry::PassDef;
@@ -41,11 +43,13 @@ pub static PASSES: &[PassDef] = &[
     sparse_pos_split::PASS,
     sparse_pos_reorder::PASS,
     sparse_pos_vectorize::PASS,
+    sparse_pos_unroll::PASS,
     sparse_pos_bind::PASS,
     sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,
     lower_loop_bindings::PASS,
     vectorize_loops::PASS,
+    unroll_loops::PASS,
     hoist_invariant_guards::PASS,
     promote_accumulators::PASS,
     hoist_invariant_loads::PASS,

@@ -47,14 +47,14 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 
 /// Scheduled stage II -> stage III with `gpu.launch`: bound loops become
 /// launches, then the loop-invariant work leaves the loops (structure
-/// reads, tail and alignment guards), marked loops become vector code, and
-/// accumulators move to registers. Shared by the PTX pipeline and the
+/// reads, tail and alignment guards), marked loops become vector code or
+/// are unrolled, and accumulators move to registers. Shared by the PTX pipeline and the
 /// CPU emulation of launches.
 pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
-               hoist-invariant-loads,cse,vectorize-loops,hoist-invariant-guards,canonicalize,\
+               hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,hoist-invariant-guards,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators",
     defaults: "",
 };

@@ -168,3 +168,29 @@ fn vectorized_sddmm() {
         }
     }
 }
+
+/// Unrolled feature chunks (SpMM) and dot-product chunks (SDDMM).
+#[test]
+fn unrolled_chunks() {
+    for a in matrices() {
+        for feat in [3, 8, 13] {
+            check(
+                Op::Spmm,
+                Format::Csr,
+                "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-unroll{loop=csrmm.2.i},",
+                &a,
+                feat,
+            );
+            check_with(
+                Op::Sddmm,
+                Format::Csr,
+                "sparse-fuse{iteration=sddmm loops=0,1},",
+                "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
+                 sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},sparse-pos-split{loop=sddmm.1 factor=4},\
+                 sparse-pos-unroll{loop=sddmm.1.i},",
+                &a,
+                feat,
+            );
+        }
+    }
+}
