@@ -80,6 +80,46 @@ pub fn outermost<'c, 'a>(
     found
 }
 
+/// For `memref.store (memref.load m[i] + v), m[i]` (an `arith.addf`, in
+/// either order): the load and `v`.
+pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
+    if op_name(&store) != "memref.store" {
+        return None;
+    }
+    let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
+    let place = &operands[1..];
+    let sum = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
+    if op_name(&sum) != "arith.addf" {
+        return None;
+    }
+    let load_here = |v: Value<'c, 'c>| {
+        let load = melior::ir::operation::OperationResult::try_from(v).ok()?.owner();
+        let load: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(load.to_raw()) };
+        (op_name(&load) == "memref.load" && load.operands().map(crate::axis::detach).collect::<Vec<_>>() == place)
+            .then_some(load)
+    };
+    let (a, b) = (crate::axis::detach(sum.operand(0).ok()?), crate::axis::detach(sum.operand(1).ok()?));
+    match (load_here(a), load_here(b)) {
+        (Some(load), _) => Some((load, b)),
+        (None, Some(load)) => Some((load, a)),
+        _ => None,
+    }
+}
+
+/// The `scf.for` ops under `root` that carry the attribute `marker`,
+/// innermost first.
+pub fn marked_loops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {
+    let mut marked = Vec::new();
+    root.walk(WalkOrder::PostOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) == "scf.for" && op.has_attribute(marker) {
+            marked.push(op);
+        }
+        WalkResult::Advance
+    });
+    marked
+}
+
 /// How many operands use `value`.
 pub fn use_count(value: Value<'_, '_>) -> usize {
     let mut count = 0;

@@ -13,7 +13,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, encloses, outermost},
+    ir_query::{accumulation, defined_outside, encloses, outermost},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
 };
@@ -210,26 +210,9 @@ fn make_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(),
     for store in stores {
         let location = store.location();
         let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
-        let (value, memref, indices) = (operands[0], operands[1], &operands[2..]);
+        let (memref, indices) = (operands[1], &operands[2..]);
         // The stored value must be `load(same place) + addend`.
-        let sum = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
-        let addend = sum.filter(|s| s.name().as_string_ref().as_str() == Ok("arith.addf")).and_then(|s| {
-            let (a, b) = (s.operand(0).ok()?, s.operand(1).ok()?);
-            let loads_here = |v: Value| {
-                melior::ir::operation::OperationResult::try_from(v).ok().is_some_and(|r| {
-                    let load = r.owner();
-                    load.name().as_string_ref().as_str() == Ok("memref.load")
-                        && load.operands().map(detach).collect::<Vec<_>>() == [&[memref], indices].concat()
-                })
-            };
-            if loads_here(a) {
-                Some(detach(b))
-            } else if loads_here(b) {
-                Some(detach(a))
-            } else {
-                None
-            }
-        });
+        let addend = accumulation(store).map(|(_, addend)| addend);
         let Some(addend) = addend else {
             return Err(emit_error(
                 location,

@@ -19,17 +19,28 @@ pub fn find_loops<'c: 'a, 'a>(root: OperationRef<'c, 'a>, label: &str) -> Vec<Op
     let mut found = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let is_loop = op.name().as_string_ref().as_str() == Ok(FOR);
-        let labelled = op
-            .attribute("label")
-            .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .is_some_and(|text| text.value() == label);
-        if is_loop && labelled {
-            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if is_loop && loop_label(op) == label {
+            found.push(op);
         }
         WalkResult::Advance
     });
     found
+}
+
+/// The loop's label ("" if it has none).
+pub fn loop_label(op: OperationRef<'_, '_>) -> String {
+    op.attribute("label")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|text| text.value().to_string())
+        .unwrap_or_default()
+}
+
+/// The trip count of a loop whose bounds are constants.
+pub fn constant_trip(op: OperationRef<'_, '_>) -> Option<i64> {
+    let bound = |n| op.operand(n).ok().and_then(crate::ir_query::constant_index);
+    Some(bound(1)? - bound(0)?)
 }
 
 pub fn loop_kind(op: OperationRef<'_, '_>) -> LoopKind {

@@ -14,7 +14,7 @@ use crate::{
     ir_builder::move_until_terminator,
     ir_query::{defined_outside, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, FOR},
+    sparse_pos_ops::{find_loops, loop_label, FOR},
 };
 use melior::ir::{
     block::BlockLike,
@@ -98,13 +98,7 @@ fn movable(op: &OperationRef<'_, '_>) -> bool {
 /// `outer { pre; inner { body } }` -> `inner { outer { pre; body } }`.
 fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = inner.location();
-    let label = |op: OperationRef| {
-        op.attribute("label")
-            .ok()
-            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_string())
-            .unwrap_or_default()
-    };
+    let label = loop_label;
     for op in [outer, inner] {
         if op.has_attribute("bind") {
             return Err(emit_error(

@@ -5,9 +5,8 @@
 //! the rewrite at stage III.
 
 use crate::{
-    ir_query::constant_index,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::find_loops,
+    sparse_pos_ops::{constant_trip, find_loops},
 };
 use melior::ir::{
     attribute::Attribute,
@@ -35,10 +34,7 @@ fn run(root: melior::ir::operation::OperationRef<'_, '_>, options: &PassOptions)
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
-        let trip = match (op.operand(0).ok().and_then(constant_index), op.operand(1).ok().and_then(constant_index)) {
-            (Some(lower), Some(upper)) => Some(upper - lower),
-            _ => None,
-        };
+        let trip = constant_trip(op);
         if !trip.is_some_and(|t| (1..=MAX_TRIP).contains(&t)) {
             return Err(emit_error(
                 op.location(),

@@ -8,9 +8,9 @@
 //! the flat offsets are visible and the alignment can be checked.
 
 use crate::{
-    ir_query::{constant_index, op_name},
+    ir_query::op_name,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, FOR},
+    sparse_pos_ops::{constant_trip, find_loops, FOR},
 };
 use melior::ir::{
     attribute::{Attribute, IntegerAttribute},
@@ -43,10 +43,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
         let location = op.location();
-        let trip = match (op.operand(0).ok().and_then(constant_index), op.operand(1).ok().and_then(constant_index)) {
-            (Some(lower), Some(upper)) => Some(upper - lower),
-            _ => None,
-        };
+        let trip = constant_trip(op);
         let Some(width) = trip.filter(|trip| WIDTHS.contains(trip)) else {
             return Err(emit_error(
                 location,

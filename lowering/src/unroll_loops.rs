@@ -6,10 +6,10 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, Builder},
-    ir_query::{constant_index, op_name},
+    ir_query::{constant_index, marked_loops},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
-use melior::ir::operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult};
+use melior::ir::operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut};
 
 pub const PASS: PassDef = PassDef {
     name: "UnrollLoops",
@@ -23,14 +23,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut marked = Vec::new();
-    root.walk(WalkOrder::PostOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "scf.for" && op.has_attribute("unroll") {
-            marked.push(op);
-        }
-        WalkResult::Advance
-    });
+    let marked = marked_loops(root, "unroll");
     for op in marked {
         let location = op.location();
         let bound = |n| op.operand(n).ok().and_then(constant_index);

@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
-    ir_query::{constant_index, op_name, use_count},
+    ir_query::{accumulation, constant_index, marked_loops, op_name, use_count},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -51,14 +51,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut marked = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "scf.for" && op.has_attribute("vectorize") {
-            marked.push(op);
-        }
-        WalkResult::Advance
-    });
+    let marked = marked_loops(root, "vectorize");
     for op in marked {
         vectorize(context, op)?;
     }
@@ -335,7 +328,7 @@ impl<'c> Vectorizer<'c> {
             "memref.store" if lanes[2..].iter().all(|l| matches!(l, Lanes::Uniform(_))) => {
                 // W updates `m[i] = m[i] + w_lane` of one element: one
                 // update by the sum of the lanes.
-                let addend = self.accumulation(op).ok_or_else(|| {
+                let addend = self.lane_accumulation(op).ok_or_else(|| {
                     refuse(
                         "the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i]",
                     )
@@ -393,29 +386,12 @@ impl<'c> Vectorizer<'c> {
 
     /// For `store (load m[i] + v), m[i]` where the load and the sum have no
     /// other use and nothing else in the loop touches `m`: `v`.
-    fn accumulation(&self, store: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
-        let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
-        let (memref_value, indices) = (operands[1], &operands[2..]);
-        let sum = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
-        if op_name(&sum) != "arith.addf" || use_count(operands[0]) != 1 {
+    fn lane_accumulation(&self, store: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
+        let (load, addend) = accumulation(store)?;
+        let (stored, memref_value) = (detach(store.operand(0).ok()?), detach(store.operand(1).ok()?));
+        if use_count(stored) != 1 || use_count(detach(load.result(0).ok()?.into())) != 1 {
             return None;
         }
-        let reads_here = |v: Value<'c, 'c>| {
-            melior::ir::operation::OperationResult::try_from(v).ok().is_some_and(|r| {
-                let load = r.owner();
-                op_name(&load) == "memref.load"
-                    && load.operands().map(detach).collect::<Vec<_>>() == [&[memref_value], indices].concat()
-                    && use_count(v) == 1
-            })
-        };
-        let (a, b) = (detach(sum.operand(0).ok()?), detach(sum.operand(1).ok()?));
-        let addend = if reads_here(a) {
-            b
-        } else if reads_here(b) {
-            a
-        } else {
-            return None;
-        };
         // The load and the store are the loop's only uses of the memref.
         let in_loop = {
             let mut count = 0;
