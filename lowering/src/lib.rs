@@ -5,6 +5,7 @@
 pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
+pub mod contract_float_ops;
 pub mod decompose_format;
 pub mod format_rules;
 pub mod hoist_invariant_guards;
@@ -52,6 +53,7 @@ pub static PASSES: &[PassDef] = &[
     unroll_loops::PASS,
     hoist_invariant_guards::PASS,
     promote_accumulators::PASS,
+    contract_float_ops::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,
 ];

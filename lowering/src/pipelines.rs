@@ -41,21 +41,22 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
     argument: "sptir-to-cpu",
     description: "Lower stage I sparse kernels to the LLVM dialect for the CPU (JIT-ready)",
     elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
-               hoist-invariant-loads,cse,promote-accumulators,sptir-stage3-to-llvm",
+               hoist-invariant-loads,cse,promote-accumulators,contract-float-ops,sptir-stage3-to-llvm",
     defaults: "",
 };
 
 /// Scheduled stage II -> stage III with `gpu.launch`: bound loops become
 /// launches, then the loop-invariant work leaves the loops (structure
 /// reads, tail and alignment guards), marked loops become vector code or
-/// are unrolled, and accumulators move to registers. Shared by the PTX pipeline and the
+/// are unrolled, accumulators move to registers, and multiply-adds may
+/// become FMAs. Shared by the PTX pipeline and the
 /// CPU emulation of launches.
 pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
                hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,hoist-invariant-guards,canonicalize,\
-               loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators",
+               loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,contract-float-ops",
     defaults: "",
 };
 

@@ -25,8 +25,10 @@
 
 // A vectorized schedule: 16-byte loads and stores of the features (under
 // the run-time alignment check), rows on threadIdx.y, and the accumulator
-// kept in registers across the non-zeros (no store inside that loop).
+// kept in registers across the non-zeros (no store inside that loop),
+// multiply-adds fused (contract-float-ops).
 // VEC: .visible .entry csr_spmm_kernel(
 // VEC-DAG: %tid.y
 // VEC-DAG: ld.global.v4.b32
 // VEC-DAG: st.global.v4.b32
+// VEC-DAG: fma.rn.f32
