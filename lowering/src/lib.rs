@@ -12,6 +12,7 @@ pub mod hoist_invariant_guards;
 pub mod hoist_invariant_loads;
 pub mod ir_builder;
 pub mod ir_query;
+pub mod lower_atomic_accumulations;
 pub mod lower_loop_bindings;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
@@ -53,6 +54,7 @@ pub static PASSES: &[PassDef] = &[
     unroll_loops::PASS,
     hoist_invariant_guards::PASS,
     promote_accumulators::PASS,
+    lower_atomic_accumulations::PASS,
     contract_float_ops::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,

@@ -4,8 +4,9 @@
 //! sets grid dimension `d` to its trip count and becomes `lb + blockIdx.d`;
 //! one bound to `threadIdx.d` does the same with the block. The trip counts
 //! must be known before the launch, so their bounds must be defined outside
-//! the outermost bound loop. Loops marked `atomic` have their stores turned
-//! into atomic additions (their bodies must accumulate: `x = x + v`). A
+//! the outermost bound loop. Loops marked `atomic` have their stores marked
+//! `sptir.atomic` for `lower-atomic-accumulations` (their bodies must
+//! accumulate: `x = x + v`). A
 //! launch whose outermost bound loop is a thread loop has a grid of one
 //! block (canonicalization folds away loops of one iteration, such as the
 //! placeholder axis of an ELL bucket).
@@ -18,16 +19,19 @@ use crate::{
     sparse_pos_bind::DIMENSIONS,
 };
 use melior::{
-    dialect::ods::{gpu, memref},
+    dialect::ods::gpu,
     ir::{
-        attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
+        attribute::{Attribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::IntegerType,
-        Block, Region, RegionLike, Type, Value, ValueLike,
+        Block, Region, RegionLike, Type, Value,
     },
     Context,
 };
+
+/// The marker of a store that other threads may update at the same time.
+pub const ATOMIC: &str = "sptir.atomic";
 
 pub const PASS: PassDef = PassDef {
     name: "LowerLoopBindings",
@@ -191,15 +195,18 @@ fn inline_loop<'c>(
         replace_uses(iv.into(), position);
     }
     if atomic {
-        make_atomic(context, op)?;
+        mark_atomic(context, op)?;
     }
     move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), op);
     erase(op);
     Ok(())
 }
 
-/// `memref.store (load(m[i]) + v), m[i]` -> `memref.atomic_rmw addf v, m[i]`.
-fn make_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+/// Marks each store of an atomic loop `sptir.atomic`, after checking that
+/// it accumulates (`m[i] = m[i] + v`); `lower-atomic-accumulations` makes
+/// them atomic once the accumulators are in registers, so that each thread
+/// adds its sum once instead of once per term.
+fn mark_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let mut stores = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
         if inner.name().as_string_ref().as_str() == Ok("memref.store") {
@@ -208,32 +215,13 @@ fn make_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(),
         WalkResult::Advance
     });
     for store in stores {
-        let location = store.location();
-        let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
-        let (memref, indices) = (operands[1], &operands[2..]);
-        // The stored value must be `load(same place) + addend`.
-        let addend = accumulation(store).map(|(_, addend)| addend);
-        let Some(addend) = addend else {
+        if accumulation(store).is_none() {
             return Err(emit_error(
-                location,
+                store.location(),
                 "lower-loop-bindings: a store in an atomic loop must add to the value it overwrites",
             ));
-        };
-        let builder = Builder::before(context, store)
-            .ok_or_else(|| emit_error(location, "store is not in a block"))?
-            .at(location);
-        // `kind` is arith's AtomicRMWKind, where addf is 0.
-        let addf = IntegerAttribute::new(IntegerType::new(context, 64).into(), 0);
-        builder.insert(
-            memref::AtomicRMWOperation::builder(context, location)
-                .result(addend.r#type())
-                .value(addend)
-                .memref(memref)
-                .indices(indices)
-                .kind(addf.into())
-                .build(),
-        );
-        erase(store);
+        }
+        unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(ATOMIC, Attribute::unit(context));
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
     ir_query::{accumulation, constant_index, marked_loops, op_name, use_count},
+    lower_loop_bindings::ATOMIC,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -373,6 +374,9 @@ impl<'c> Vectorizer<'c> {
                     "alignment",
                     IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into(),
                 );
+                if let Ok(marker) = op.attribute(ATOMIC) {
+                    store_mut.set_discardable_attribute(ATOMIC, marker);
+                }
                 return Ok(());
             }
             _ if ELEMENTWISE.contains(&name.as_str()) || name.starts_with("math.") => self.elementwise(op, builder)?,
