@@ -41,7 +41,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         if flags.iter().any(|f| *f == "contract" || *f == "fast") {
             continue;
         }
-        let text = format!("#arith.fastmath<{}>", flags.iter().copied().chain(["contract"]).collect::<Vec<_>>().join(","));
+        let text =
+            format!("#arith.fastmath<{}>", flags.iter().copied().chain(["contract"]).collect::<Vec<_>>().join(","));
         let attribute = Attribute::parse(context, &text)
             .ok_or_else(|| emit_error(op.location(), format!("contract-float-ops: cannot build {text}")))?;
         unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_inherent_attribute("fastmath", attribute);

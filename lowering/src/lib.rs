@@ -8,6 +8,7 @@ pub mod buffer;
 pub mod contract_float_ops;
 pub mod decompose_format;
 pub mod format_rules;
+pub mod fuse_launches;
 pub mod hoist_invariant_guards;
 pub mod hoist_invariant_loads;
 pub mod ir_builder;
@@ -55,6 +56,7 @@ pub static PASSES: &[PassDef] = &[
     hoist_invariant_guards::PASS,
     promote_accumulators::PASS,
     lower_atomic_accumulations::PASS,
+    fuse_launches::PASS,
     contract_float_ops::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,

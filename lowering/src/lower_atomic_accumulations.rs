@@ -18,7 +18,7 @@ use crate::{
 use melior::{
     dialect::{arith, ods::memref, ods::vector},
     ir::{
-        attribute::{DenseI64ArrayAttribute, DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::{BlockArgument, BlockLike},
         operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
         r#type::{IntegerType, TypeLike},
@@ -62,9 +62,8 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
     };
     let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
     let (sum, place) = (operands[0], &operands[1..]);
-    let is_init = |op: &OperationRef<'_, '_>| {
-        op_name(op) == load_name && op.operands().map(detach).collect::<Vec<_>>() == place
-    };
+    let is_init =
+        |op: &OperationRef<'_, '_>| op_name(op) == load_name && op.operands().map(detach).collect::<Vec<_>>() == place;
     let init = find_init(sum, &is_init)
         .filter(|init| {
             let mut chain = Chain::default();
@@ -168,7 +167,10 @@ fn result<'c>(op: OperationRef<'c, 'c>) -> Value<'c, 'c> {
 
 /// The load a sum of terms starts from: through additions, loop results
 /// (to the loop's initial value) and conditional results.
-fn find_init<'c>(value: Value<'c, 'c>, is_init: &dyn Fn(&OperationRef<'_, '_>) -> bool) -> Option<OperationRef<'c, 'c>> {
+fn find_init<'c>(
+    value: Value<'c, 'c>,
+    is_init: &dyn Fn(&OperationRef<'_, '_>) -> bool,
+) -> Option<OperationRef<'c, 'c>> {
     let defined = OperationResult::try_from(value).ok()?;
     let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
     match op_name(&owner).as_str() {
@@ -234,7 +236,8 @@ impl<'c> Chain<'c> {
                 self.adds_once(detach(init), base) && self.adds_once(next, carried)
             }
             "scf.if" if owner.region_count() == 2 => (0..2).all(|region| {
-                let Some(terminator) = owner.region(region).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator())
+                let Some(terminator) =
+                    owner.region(region).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator())
                 else {
                     return false;
                 };
@@ -280,4 +283,3 @@ fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
     });
     found
 }
-

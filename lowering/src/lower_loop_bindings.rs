@@ -135,12 +135,31 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         }
     }
 
+    let (ids, terminator) = insert_launch(context, &builder, sizes);
+    unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(terminator);
+
+    // Innermost first, so each loop is still in place when inlined.
+    for &(op, dimension) in bound.iter().rev() {
+        let atomic = op.has_attribute("atomic");
+        inline_loop(context, op, ids[dimension], atomic)?;
+    }
+    Ok(())
+}
+
+/// Inserts an empty `gpu.launch` of grid `sizes[0..3]` and block
+/// `sizes[3..6]`; returns the body's twelve arguments (block ids, thread
+/// ids, grid sizes, block sizes) and its terminator.
+pub fn insert_launch<'c>(
+    context: &'c Context,
+    builder: &Builder<'c>,
+    sizes: [Value<'c, 'c>; 6],
+) -> (Vec<Value<'c, 'c>>, OperationRef<'c, 'c>) {
+    let location = builder.location;
     let index = Type::index(context);
     let body = Block::new(&[(index, location); 12]);
     let terminator = body.append_operation(gpu::terminator(context, location).into());
     let terminator: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(terminator.to_raw()) };
-    let ids: Vec<Value<'c, 'c>> =
-        (0..6).map(|i| detach(body.argument(i).expect("launch id argument").into())).collect();
+    let ids: Vec<Value<'c, 'c>> = (0..12).map(|i| detach(body.argument(i).expect("launch argument").into())).collect();
     let region = Region::new();
     region.append_block(body);
     let launch = builder.insert(
@@ -167,14 +186,7 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         "workgroup_attributions",
         IntegerAttribute::new(IntegerType::new(context, 64).into(), 0).into(),
     );
-    unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(terminator);
-
-    // Innermost first, so each loop is still in place when inlined.
-    for &(op, dimension) in bound.iter().rev() {
-        let atomic = op.has_attribute("atomic");
-        inline_loop(context, op, ids[dimension], atomic)?;
-    }
-    Ok(())
+    (ids, terminator)
 }
 
 /// Replaces a bound loop by its body at position `lb + id`.
@@ -221,7 +233,8 @@ fn mark_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(),
                 "lower-loop-bindings: a store in an atomic loop must add to the value it overwrites",
             ));
         }
-        unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(ATOMIC, Attribute::unit(context));
+        unsafe { OperationRefMut::from_raw(store.to_raw()) }
+            .set_discardable_attribute(ATOMIC, Attribute::unit(context));
     }
     Ok(())
 }

@@ -48,8 +48,9 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 /// Scheduled stage II -> stage III with `gpu.launch`: bound loops become
 /// launches, then the loop-invariant work leaves the loops (structure
 /// reads, tail and alignment guards), marked loops become vector code or
-/// are unrolled, accumulators move to registers, and multiply-adds may
-/// become FMAs. Shared by the PTX pipeline and the
+/// are unrolled, accumulators move to registers (adding atomically once where
+/// threads share them), multiply-adds may become FMAs, and independent
+/// launches of one block shape fuse into one. Shared by the PTX pipeline and the
 /// CPU emulation of launches.
 pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
@@ -57,7 +58,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
                hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,hoist-invariant-guards,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,\
-               contract-float-ops",
+               contract-float-ops,fuse-launches",
     defaults: "",
 };
 
