@@ -125,11 +125,11 @@ fn groups<'c>(block: BlockRef<'c, '_>) -> Vec<(Vec<OperationRef<'c, 'c>>, Vec<Op
     result
 }
 
-/// Index arithmetic that can move before a launch without changing what
-/// anything computes.
+/// Arithmetic that can move before a launch without changing what
+/// anything computes: it reads no memory, and it ran unconditionally
+/// anyway.
 fn pure(name: &str) -> bool {
-    (name.starts_with("arith.") && !name.starts_with("arith.div") && !name.starts_with("arith.rem"))
-        || name == "memref.dim"
+    name.starts_with("arith.") || name == "memref.dim"
 }
 
 /// A launch of six sizes, a one-block body and nothing else.
@@ -186,7 +186,9 @@ fn accesses_of(launch: OperationRef<'_, '_>) -> Accesses {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
         let kind = match name {
-            "memref.load" | "vector.load" | "memref.dim" => Access::Read,
+            "memref.load" | "vector.load" => Access::Read,
+            // Shapes and addresses, not contents.
+            "memref.dim" | "memref.extract_aligned_pointer_as_index" => return WalkResult::Advance,
             "memref.atomic_rmw" => {
                 // arith's AtomicRMWKind: addf is 0, addi is 1.
                 let kind = op.attribute("kind").ok().and_then(|a| IntegerAttribute::try_from(a).ok());

@@ -127,6 +127,11 @@ impl Prepared {
         }
     }
 
+    /// How many buckets a hyb kernel has (0 for other formats).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// The parameter list a kernel for this problem must take.
     pub fn params(&self) -> Vec<Param> {
         self.args.iter().map(Data::param).collect()

@@ -20,23 +20,57 @@ impl RowSpmm {
     pub fn passes(&self, label: &str) -> String {
         let mut passes = Vec::new();
         for features in [format!("{label}.2"), format!("{label}.init.1")] {
-            passes.push(format!("sparse-pos-split{{loop={features} factor={}}}", self.threads * self.vector));
-            let lanes = if self.vector > 1 {
-                passes.push(format!("sparse-pos-split{{loop={features}.i factor={}}}", self.vector));
-                passes.push(format!("sparse-pos-vectorize{{loop={features}.i.i}}"));
-                format!("{features}.i.o")
-            } else {
-                format!("{features}.i")
-            };
-            passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x}}"));
+            self.features(&mut passes, &features);
         }
         passes.push(format!("sparse-pos-reorder{{loops={label}.2.o,{label}.1}}"));
         if self.rows > 1 {
-            passes.push(format!("sparse-pos-split{{loop={label}.0 factor={}}}", self.rows));
-            passes.push(format!("sparse-pos-bind{{loop={label}.0.o to=blockIdx.x}}"));
-            passes.push(format!("sparse-pos-bind{{loop={label}.0.i to=threadIdx.y}}"));
+            self.rows(&mut passes, &format!("{label}.0"), false);
         }
         passes.join(",")
+    }
+
+    /// The pass list for `programs::hyb_spmm` with `buckets` buckets: the
+    /// same schedule on the zeroing iteration and on each bucket (loops
+    /// `hybB.1` rows, `hybB.2` non-zeros, `hybB.3` features). A row may be
+    /// in several buckets (column partitions, long rows), so the buckets
+    /// add to C atomically, which also lets `fuse-launches` run them all
+    /// in one launch.
+    pub fn hyb_passes(&self, buckets: usize) -> String {
+        let mut passes = Vec::new();
+        self.features(&mut passes, "zero.1");
+        self.rows(&mut passes, "zero.0", false);
+        for bucket in 0..buckets {
+            let label = format!("hyb{bucket}");
+            self.features(&mut passes, &format!("{label}.3"));
+            passes.push(format!("sparse-pos-reorder{{loops={label}.3.o,{label}.2}}"));
+            self.rows(&mut passes, &format!("{label}.1"), true);
+        }
+        passes.join(",")
+    }
+
+    /// Features in chunks of `threads * vector`, lanes on threadIdx.x.
+    fn features(&self, passes: &mut Vec<String>, features: &str) {
+        passes.push(format!("sparse-pos-split{{loop={features} factor={}}}", self.threads * self.vector));
+        let lanes = if self.vector > 1 {
+            passes.push(format!("sparse-pos-split{{loop={features}.i factor={}}}", self.vector));
+            passes.push(format!("sparse-pos-vectorize{{loop={features}.i.i}}"));
+            format!("{features}.i.o")
+        } else {
+            format!("{features}.i")
+        };
+        passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x}}"));
+    }
+
+    /// `rows` rows a block, on threadIdx.y.
+    fn rows(&self, passes: &mut Vec<String>, rows: &str, atomic: bool) {
+        let atomic = if atomic { " atomic=true" } else { "" };
+        if self.rows > 1 {
+            passes.push(format!("sparse-pos-split{{loop={rows} factor={}}}", self.rows));
+            passes.push(format!("sparse-pos-bind{{loop={rows}.o to=blockIdx.x{atomic}}}"));
+            passes.push(format!("sparse-pos-bind{{loop={rows}.i to=threadIdx.y{atomic}}}"));
+        } else {
+            passes.push(format!("sparse-pos-bind{{loop={rows} to=blockIdx.x{atomic}}}"));
+        }
     }
 
     /// A schedule that suits `feat` features without measuring: 16-byte

@@ -146,9 +146,16 @@ fn bench_checks_row_spmm_schedules() {
     };
     fails_with(&ptx(&["--row-spmm", "2,16,3"]), "VECTOR 1, 2 or 4");
     fails_with(&ptx(&["--row-spmm", "2,16"]), "expected ROWS,THREADS,VECTOR");
-    fails_with(&ptx(&["--format", "bsr", "--row-spmm", "2,16,4"]), "applies to spmm in csr or ell");
+    fails_with(&ptx(&["--format", "bsr", "--row-spmm", "2,16,4"]), "applies to spmm in csr, ell or hyb");
     // A valid one reaches PTX with 16-byte loads.
     let output = ptx(&["--format", "ell", "--row-spmm", "4,8,4"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stdout).contains("ld.global.v4.b32"));
+    // In hyb, the buckets add to C atomically and run as one kernel after
+    // the one that zeroes C.
+    let output = ptx(&["--format", "hyb", "--bucket-exp", "2", "--row-spmm", "4,8,4"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.matches(".entry").count(), 2, "{text}");
+    assert!(text.contains("ld.global.v4.b32") && text.contains("atom.global.add.f32"), "{text}");
 }

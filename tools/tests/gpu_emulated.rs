@@ -9,7 +9,7 @@ use sptir_runtime::{cpu::CpuKernel, randomize_values, relative_error, Csr, RmatS
 use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
-    kernels::{decomposition_args, prepare, Format, Layout, Op},
+    kernels::{decomposition_args, prepare, Format, Layout, Op, Prepared},
 };
 
 const GPU_LOWERING: &str = "sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm";
@@ -30,6 +30,10 @@ fn check_rule(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, fea
     if let Some(rule) = rule {
         problem.append(decomposition_args(&BuiltinRule::parse(rule).unwrap(), a).unwrap());
     }
+    check_prepared(&mut problem, stage1, schedule, feat);
+}
+
+fn check_prepared(problem: &mut Prepared, stage1: &str, schedule: &str, feat: usize) {
     let context = create_context();
     let mut module = problem.program(&context);
     let pipeline = format!("builtin.module({stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
@@ -38,7 +42,8 @@ fn check_rule(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, fea
     problem.poison();
     kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
     let error = relative_error(&problem.result(), &problem.reference);
-    assert!(error < 1e-5, "{} {} feat {feat} [{schedule}]: relative error {error}", op.name(), format.name());
+    let (op, format) = (problem.op.name(), problem.format.name());
+    assert!(error < 1e-5, "{op} {format} feat {feat} [{schedule}]: relative error {error}");
 }
 
 fn matrices() -> Vec<Csr> {
@@ -191,6 +196,26 @@ fn unrolled_chunks() {
                 &a,
                 feat,
             );
+        }
+    }
+}
+
+/// hyb SpMM under row schedules: every bucket adds to C atomically from
+/// registers, and the buckets run as one fused launch, whatever the
+/// column partitions and bucket widths (long rows split across ELL rows).
+#[test]
+fn fused_hyb_row_spmm() {
+    use sptir_tools::schedules::RowSpmm;
+    for a in matrices() {
+        for (col_parts, bucket_exponent) in [(1, 2), (2, 1), (3, 4)] {
+            for feat in [5, 8, 64] {
+                for (rows, threads, vector) in [(2, 2, 4), (1, 4, 1), (3, 8, 2)] {
+                    let layout = Layout { col_parts, bucket_exponent, ..Layout::default() };
+                    let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 17).unwrap();
+                    let passes = RowSpmm { rows, threads, vector }.hyb_passes(problem.buckets());
+                    check_prepared(&mut problem, "", &format!("{passes},"), feat);
+                }
+            }
         }
     }
 }

@@ -104,7 +104,7 @@ struct Args {
     /// loops it leaves unbound get the default schedule.
     #[arg(long)]
     schedule: Option<String>,
-    /// Row-wise SpMM schedule (csr, ell) for the GPU: rows per block on
+    /// Row-wise SpMM schedule (csr, ell, hyb) for the GPU: rows per block on
     /// threadIdx.y, threads per row on threadIdx.x, features per thread
     /// per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR. Without
     /// it (and without --schedule) the GPU uses one chosen from --feat.
@@ -227,8 +227,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let context = create_context();
     let compile_start = Instant::now();
     // The program and its parameters do not depend on the part.
-    let (params, builtin_function, builtin) =
-        work.with_part(0, part, &mut |problem| Ok((problem.params(), problem.function, problem.program(&context))))?;
+    let (params, builtin_function, builtin, buckets) = work.with_part(0, part, &mut |problem| {
+        Ok((problem.params(), problem.function, problem.program(&context), problem.buckets()))
+    })?;
     let (mut module, function) = match &args.kernel {
         Some(path) => {
             let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
@@ -248,27 +249,31 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         return Err("--row-spmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
     }
     let row_spmm = match (&args.row_spmm, op, format) {
-        (Some(values), Op::Spmm, Format::Csr | Format::Ell) => match values[..] {
+        (Some(values), Op::Spmm, Format::Csr | Format::Ell | Format::Hyb) => match values[..] {
             [rows, threads, vector] if rows >= 1 && threads >= 1 && [1, 2, 4].contains(&vector) => {
                 Some(RowSpmm { rows, threads, vector })
             }
             _ => return Err(format!("--row-spmm: expected ROWS,THREADS,VECTOR with VECTOR 1, 2 or 4, got {values:?}")),
         },
-        (Some(_), _, _) => return Err("--row-spmm applies to spmm in csr or ell".into()),
+        (Some(_), _, _) => return Err("--row-spmm applies to spmm in csr, ell or hyb".into()),
         (None, _, _) if !gpu => None,
-        (None, Op::Spmm, Format::Csr | Format::Ell)
+        (None, Op::Spmm, Format::Csr | Format::Ell | Format::Hyb)
             if args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
             Some(RowSpmm::for_features(feat))
         }
         (None, _, _) => None,
     };
-    let label = if format == Format::Ell { "ellmm" } else { "csrmm" };
+    let row_passes = |r: RowSpmm| match format {
+        Format::Ell => r.passes("ellmm"),
+        Format::Hyb => r.hyb_passes(buckets),
+        _ => r.passes("csrmm"),
+    };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
         (true, Op::Sddmm, Format::Csr, None, None) => {
             (Some(SDDMM_FUSED.0.to_string()), Some(SDDMM_FUSED.1.to_string()))
         }
-        (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(|r| r.passes(label))),
+        (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
     let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
@@ -400,6 +405,10 @@ fn config_lines(args: &Args) -> String {
     if let Some(schedule) = &args.schedule {
         text.push_str(&format!("schedule={schedule}\n"));
     }
+    if let Some(row_spmm) = &args.row_spmm {
+        let values: Vec<String> = row_spmm.iter().map(usize::to_string).collect();
+        text.push_str(&format!("row_spmm={}\n", values.join(",")));
+    }
     text
 }
 
@@ -417,6 +426,10 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
             "bucket_exp" => args.bucket_exp = number()? as u32,
             "stage1" => args.stage1 = Some(value.trim().to_string()),
             "schedule" => args.schedule = Some(value.trim().to_string()),
+            "row_spmm" => {
+                let values: Result<Vec<usize>, _> = value.split(',').map(|v| v.trim().parse::<usize>()).collect();
+                args.row_spmm = Some(values.map_err(|_| format!("bad numbers in config line '{line}'"))?);
+            }
             other => return Err(format!("unknown config key '{other}'")),
         }
     }
@@ -426,17 +439,13 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
 /// The candidates --tune tries.
 fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     let mut list = Vec::new();
-    let base = Args { tune: false, schedule: None, stage1: None, ..args.clone() };
+    let base = Args { tune: false, schedule: None, stage1: None, row_spmm: None, ..args.clone() };
     list.push(Args { format: FormatArg::Csr, ..base.clone() });
     if args.device == Device::Cuda {
         match args.op {
             OpArg::Spmm => {
-                for schedule in RowSpmm::candidates(feat) {
-                    list.push(Args {
-                        format: FormatArg::Csr,
-                        schedule: Some(schedule.passes("csrmm")),
-                        ..base.clone()
-                    });
+                for RowSpmm { rows, threads, vector } in RowSpmm::candidates(feat) {
+                    list.push(Args { format: FormatArg::Csr, row_spmm: Some(vec![rows, threads, vector]), ..base.clone() });
                 }
             }
             OpArg::Sddmm => {
@@ -478,15 +487,35 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     list
 }
 
-/// Tries every candidate; prints the fastest verified one.
+/// Tries every candidate; prints the fastest verified one. On the GPU,
+/// SpMM in hyb is then tried under the best row schedule found.
 fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     let mut best: Option<(f64, Args)> = None;
+    let try_candidate = |candidate: Args, best: &mut Option<(f64, Args)>| match run_one(&candidate, a, feat) {
+        Ok((true, ms)) if best.as_ref().is_none_or(|(fastest, _)| ms < *fastest) => *best = Some((ms, candidate)),
+        Ok(_) => {}
+        // A format that cannot hold the matrix is not a failure here.
+        Err(error) => eprintln!("sptir-bench: --tune: skipping {:?}: {error}", candidate.format),
+    };
     for candidate in candidates(args, feat) {
-        match run_one(&candidate, a, feat) {
-            Ok((true, ms)) if best.as_ref().is_none_or(|(fastest, _)| ms < *fastest) => best = Some((ms, candidate)),
-            Ok(_) => {}
-            // A format that cannot hold the matrix is not a failure here.
-            Err(error) => eprintln!("sptir-bench: --tune: skipping {:?}: {error}", candidate.format),
+        try_candidate(candidate, &mut best);
+    }
+    let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone());
+    if let (Device::Cuda, OpArg::Spmm, Some(row_spmm)) = (args.device, args.op, row_spmm) {
+        for col_parts in [1, 2, 4] {
+            for bucket_exp in [2, 3, 4, 5] {
+                let candidate = Args {
+                    tune: false,
+                    schedule: None,
+                    stage1: None,
+                    format: FormatArg::Hyb,
+                    col_parts,
+                    bucket_exp,
+                    row_spmm: Some(row_spmm.clone()),
+                    ..args.clone()
+                };
+                try_candidate(candidate, &mut best);
+            }
         }
     }
     let (ms, winner) = best.ok_or("--tune: no candidate verified")?;
