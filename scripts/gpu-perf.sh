@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The performance tables of docs/perf.md, measured on the lent GPU machine
+# (no Rust or LLVM there: pack sptir-bench with scripts/gpu-package.sh and
+# carry build-gpu/ and a folder of graphs):
+#   xz -dkf build-gpu/sptir-bench.xz && scripts/gpu-perf.sh build-gpu/sptir-bench GRAPHS_DIR OUT.jsonl
+# SpMM and SDDMM on every graph plus rmat:17:16:0 and rmat:18:64:0, at
+# feat 32 to 512, in csr and hyb with the GPU default schedules, each
+# verified against the float64 reference and timed beside cuSPARSE in the
+# same process. One JSON line per run goes to OUT.jsonl; then
+#   python3 scripts/perf-table.py OUT.jsonl
+# prints the tables. Fails if any result is wrong.
+set -uo pipefail
+bench=${1:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
+graphs=${2:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
+out=${3:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
+for lib in /usr/local/cuda*/targets/x86_64-linux/lib; do
+  [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
+: > "$out"
+status=0
+for graph in "$graphs"/*.mtx.gz rmat:17:16:0 rmat:18:64:0; do
+  for op in spmm sddmm; do
+    for format in csr hyb; do
+      "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,64,128,256,512 \
+        --device cuda --baseline cusparse --reps 20 --json >> "$out" || status=1
+    done
+  done
+done
+grep -c '"verified":true' "$out"
+if grep -q '"verified":false' "$out"; then status=1; fi
+exit $status
