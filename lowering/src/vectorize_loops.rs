@@ -296,6 +296,19 @@ impl<'c> Vectorizer<'c> {
                 };
                 self.multiples.push(base);
                 self.multiples.push(bound);
+                // Lane 0 of a chunk of a split loop is always in range: the
+                // guard of a split by the vector width folds away, and with
+                // it the loads and accumulations it would keep in place.
+                if chunk_in_range(base, bound) {
+                    let below = matches!(predicate, 2 | 6 | 4 | 8);
+                    let constant = builder.value(arith::constant(
+                        self.context,
+                        IntegerAttribute::new(IntegerType::new(self.context, 1).into(), below as i64).into(),
+                        location,
+                    ));
+                    self.values.insert(key(result.ok_or_else(|| refuse("malformed"))?), Lanes::Guard(constant));
+                    return Ok(());
+                }
                 let (lhs, rhs) = if matches!(lanes[0], Lanes::Index(_)) { (base, bound) } else { (bound, base) };
                 let clone = builder.insert_clone(op);
                 unsafe { OperationRefMut::from_raw(clone.to_raw()) }.set_operands(&[lhs, rhs]);
@@ -545,6 +558,50 @@ const ELEMENTWISE: &[&str] = &[
     "arith.xori",
     "arith.select",
 ];
+
+/// Whether `base < bound` holds because `base` is `iv * F` (or `iv`, F = 1)
+/// for the induction variable of a loop from 0 to `ceildiv(bound, F)` by 1:
+/// the first position of a split's chunk.
+fn chunk_in_range(base: Value<'_, '_>, bound: Value<'_, '_>) -> bool {
+    let owner = |v: Value| {
+        melior::ir::operation::OperationResult::try_from(v)
+            .ok()
+            .map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })
+    };
+    let (iv, factor) = match owner(base) {
+        Some(mul) if op_name(&mul) == "arith.muli" => {
+            let (Ok(a), Ok(b)) = (mul.operand(0), mul.operand(1)) else { return false };
+            let (a, b) = (detach(a), detach(b));
+            match (constant_index(a), constant_index(b)) {
+                (_, Some(f)) => (a, f),
+                (Some(f), _) => (b, f),
+                _ => return false,
+            }
+        }
+        Some(_) => return false,
+        None => (detach(base), 1),
+    };
+    let Ok(argument) = melior::ir::block::BlockArgument::try_from(iv) else { return false };
+    let Some(parent) = argument.owner().parent_operation() else { return false };
+    if argument.argument_number() != 0 || op_name(&parent) != "scf.for" {
+        return false;
+    }
+    let operand = |n| parent.operand(n).ok().map(detach);
+    let (Some(lower), Some(upper), Some(step)) = (operand(0), operand(1), operand(2)) else { return false };
+    if constant_index(lower) != Some(0) || constant_index(step) != Some(1) {
+        return false;
+    }
+    if factor == 1 {
+        return upper == detach(bound);
+    }
+    match owner(upper) {
+        Some(div) if op_name(&div) == "arith.ceildivui" => {
+            div.operand(0).ok().map(detach) == Some(detach(bound))
+                && div.operand(1).ok().map(detach).and_then(constant_index) == Some(factor)
+        }
+        _ => false,
+    }
+}
 
 fn element_bits(element: Type<'_>) -> Option<i64> {
     if element.is_f32() {

@@ -94,3 +94,34 @@ func.func @dot(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>, %p: in
   } {vectorize = 4 : index}
   return
 }
+
+// -----
+
+// Chunks of a split by the vector width: chunk t starts at t*4 < n for
+// every t below ceildiv(n, 4), so the tail guard is always true (the
+// scalar fallback keeps its per-element guard).
+// CHECK-LABEL: func.func @split_chunks
+//       CHECK: scf.for %[[T:.*]] = %c0 to %{{.*}} step %c1 {
+//       CHECK:   scf.if %{{.*}} {
+//  CHECK-NEXT:     %[[TRUE:.*]] = arith.constant true
+//  CHECK-NEXT:     scf.if %[[TRUE]] {
+//       CHECK:       vector.store
+//       CHECK:   } else {
+//       CHECK:     arith.cmpi ult
+func.func @split_chunks(%y: memref<?xf32>, %n: index, %a: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %chunks = arith.ceildivui %n, %c4 : index
+  scf.for %t = %c0 to %chunks step %c1 {
+    %base = arith.muli %t, %c4 : index
+    scf.for %l = %c0 to %c4 step %c1 {
+      %k = arith.addi %base, %l : index
+      %in = arith.cmpi ult, %k, %n : index
+      scf.if %in {
+        memref.store %a, %y[%k] : memref<?xf32>
+      }
+    } {vectorize = 4 : index}
+  }
+  return
+}
