@@ -83,7 +83,8 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
     let float = crate::ir_builder::is_float(element_type);
     // arith's AtomicRMWKind: addf is 0, addi is 1.
     let kind = IntegerAttribute::new(IntegerType::new(context, 64).into(), if float { 0 } else { 1 });
-    let builder = Builder::before(context, init).expect("a load is in a block").at(location);
+    let not_in_block = || emit_error(location, "lower-atomic-accumulations: op is not in a block");
+    let builder = Builder::before(context, init).ok_or_else(not_in_block)?.at(location);
     let zero = if float {
         FloatAttribute::new(context, element_type, -0.0).into()
     } else {
@@ -99,10 +100,9 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
     let direct = OperationResult::try_from(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
     let direct = match direct {
         Some(add) if matches!(op_name(&add).as_str(), "arith.addf" | "arith.addi") && use_count(sum) == 1 => {
-            let (a, b) = (detach(add.operand(0).expect("binary")), detach(add.operand(1).expect("binary")));
-            match (a == result(init), b == result(init)) {
-                (true, false) => Some((add, b)),
-                (false, true) => Some((add, a)),
+            match (add.operand(0).map(detach), add.operand(1).map(detach)) {
+                (Ok(a), Ok(b)) if a == result(init) && b != result(init) => Some((add, b)),
+                (Ok(a), Ok(b)) if b == result(init) && a != result(init) => Some((add, a)),
                 _ => None,
             }
         }
@@ -115,7 +115,7 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
             (sum, None)
         }
     };
-    let builder = Builder::before(context, store).expect("a store is in a block").at(location);
+    let builder = Builder::before(context, store).ok_or_else(not_in_block)?.at(location);
     let (memref_value, indices) = (place[0], &place[1..]);
     let add = |value: Value<'c, 'c>, indices: &[Value<'c, 'c>]| {
         builder.insert(
@@ -132,7 +132,12 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
         None => add(sum, indices),
         Some(lanes) => {
             // A vector store writes `m[..., i + lane]`.
-            let (last, outer) = indices.split_last().expect("a vector store has indices");
+            let (last, outer) = indices.split_last().ok_or_else(|| {
+                emit_error(
+                    location,
+                    "lower-atomic-accumulations: a vector store into a 0-D memref cannot be split into lanes",
+                )
+            })?;
             for lane in 0..lanes {
                 let element = builder.value(vector::extract(
                     context,

@@ -445,7 +445,11 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
         match args.op {
             OpArg::Spmm => {
                 for RowSpmm { rows, threads, vector } in RowSpmm::candidates(feat) {
-                    list.push(Args { format: FormatArg::Csr, row_spmm: Some(vec![rows, threads, vector]), ..base.clone() });
+                    list.push(Args {
+                        format: FormatArg::Csr,
+                        row_spmm: Some(vec![rows, threads, vector]),
+                        ..base.clone()
+                    });
                 }
             }
             OpArg::Sddmm => {
