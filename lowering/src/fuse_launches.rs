@@ -14,14 +14,13 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, region_with_block, replace_uses, Builder},
-    ir_query::{constant_index, op_name},
+    ir_query::{atomic_add_kind, constant_index, op_name},
     lower_loop_bindings::insert_launch,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
     dialect::{arith, scf},
     ir::{
-        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{
             OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
@@ -154,20 +153,22 @@ fn same_shape(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
     })
 }
 
+/// Ops whose result memref looks into their first operand's memory.
+const VIEWS: [&str; 6] = [
+    "memref.cast",
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.view",
+];
+
 /// The memref a view op (or chain of them) looks into.
 fn root_memref(value: Value<'_, '_>) -> usize {
     let mut value = detach(value);
     while let Ok(result) = OperationResult::try_from(value) {
         let owner = result.owner();
-        let view = matches!(
-            owner.name().as_string_ref().as_str(),
-            Ok("memref.cast"
-                | "memref.subview"
-                | "memref.reinterpret_cast"
-                | "memref.collapse_shape"
-                | "memref.expand_shape"
-                | "memref.view")
-        );
+        let view = owner.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name));
         match owner.operand(0) {
             Ok(source) if view => value = detach(source),
             _ => break,
@@ -190,20 +191,14 @@ fn accesses_of(launch: OperationRef<'_, '_>) -> Accesses {
             // Shapes and addresses, not contents.
             "memref.dim" | "memref.extract_aligned_pointer_as_index" => return WalkResult::Advance,
             "memref.atomic_rmw" => {
-                // arith's AtomicRMWKind: addf is 0, addi is 1.
-                let kind = op.attribute("kind").ok().and_then(|a| IntegerAttribute::try_from(a).ok());
-                if kind.is_some_and(|k| k.value() <= 1) {
+                let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+                if atomic_add_kind(op).is_some() {
                     Access::AtomicAdd
                 } else {
                     Access::Other
                 }
             }
-            "memref.cast"
-            | "memref.subview"
-            | "memref.reinterpret_cast"
-            | "memref.collapse_shape"
-            | "memref.expand_shape"
-            | "memref.view" => return WalkResult::Advance,
+            _ if VIEWS.contains(&name) => return WalkResult::Advance,
             _ => Access::Other,
         };
         for operand in op.operands().filter(|&v| is_memref(v)) {

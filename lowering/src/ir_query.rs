@@ -106,6 +106,21 @@ pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c,
     }
 }
 
+/// arith's AtomicRMWKind values for addition: `addf` is 0, `addi` is 1.
+pub const ATOMIC_ADDF: i64 = 0;
+pub const ATOMIC_ADDI: i64 = 1;
+
+/// For a `memref.atomic_rmw` that adds: `Some(true)` for floats (`addf`),
+/// `Some(false)` for integers (`addi`); `None` for other kinds.
+pub fn atomic_add_kind(op: OperationRef<'_, '_>) -> Option<bool> {
+    let kind = op.attribute("kind").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())?;
+    match kind.value() {
+        ATOMIC_ADDF => Some(true),
+        ATOMIC_ADDI => Some(false),
+        _ => None,
+    }
+}
+
 /// The `scf.for` ops under `root` that carry the attribute `marker`,
 /// innermost first.
 pub fn marked_loops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {

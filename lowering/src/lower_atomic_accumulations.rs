@@ -11,7 +11,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{op_name, use_count},
+    ir_query::{op_name, use_count, ATOMIC_ADDF, ATOMIC_ADDI},
     lower_loop_bindings::ATOMIC,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -81,8 +81,8 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
         None => sum.r#type(),
     };
     let float = crate::ir_builder::is_float(element_type);
-    // arith's AtomicRMWKind: addf is 0, addi is 1.
-    let kind = IntegerAttribute::new(IntegerType::new(context, 64).into(), if float { 0 } else { 1 });
+    let kind =
+        IntegerAttribute::new(IntegerType::new(context, 64).into(), if float { ATOMIC_ADDF } else { ATOMIC_ADDI });
     let not_in_block = || emit_error(location, "lower-atomic-accumulations: op is not in a block");
     let builder = Builder::before(context, init).ok_or_else(not_in_block)?.at(location);
     let zero = if float {

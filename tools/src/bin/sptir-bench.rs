@@ -436,10 +436,20 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The hyb(c, k) layouts --tune tries: column partitions c, bucket widths
+/// up to 2^k.
+const HYB_COL_PARTS: [usize; 3] = [1, 2, 4];
+const HYB_BUCKET_EXPS: [u32; 4] = [2, 3, 4, 5];
+
+/// `args` without the schedule knobs --tune sets itself.
+fn candidate_base(args: &Args) -> Args {
+    Args { tune: false, schedule: None, stage1: None, row_spmm: None, ..args.clone() }
+}
+
 /// The candidates --tune tries.
 fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     let mut list = Vec::new();
-    let base = Args { tune: false, schedule: None, stage1: None, row_spmm: None, ..args.clone() };
+    let base = candidate_base(args);
     list.push(Args { format: FormatArg::Csr, ..base.clone() });
     if args.device == Device::Cuda {
         match args.op {
@@ -479,8 +489,8 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
             }
         }
     }
-    for col_parts in [1, 2, 4] {
-        for bucket_exp in [2, 3, 4, 5] {
+    for col_parts in HYB_COL_PARTS {
+        for bucket_exp in HYB_BUCKET_EXPS {
             list.push(Args { format: FormatArg::Hyb, col_parts, bucket_exp, ..base.clone() });
         }
     }
@@ -506,17 +516,14 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     }
     let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone());
     if let (Device::Cuda, OpArg::Spmm, Some(row_spmm)) = (args.device, args.op, row_spmm) {
-        for col_parts in [1, 2, 4] {
-            for bucket_exp in [2, 3, 4, 5] {
+        for col_parts in HYB_COL_PARTS {
+            for bucket_exp in HYB_BUCKET_EXPS {
                 let candidate = Args {
-                    tune: false,
-                    schedule: None,
-                    stage1: None,
                     format: FormatArg::Hyb,
                     col_parts,
                     bucket_exp,
                     row_spmm: Some(row_spmm.clone()),
-                    ..args.clone()
+                    ..candidate_base(args)
                 };
                 try_candidate(candidate, &mut best);
             }
