@@ -14,7 +14,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, region_with_block, replace_uses, Builder},
-    ir_query::{atomic_add_kind, constant_index, op_name},
+    ir_query::{atomic_add_kind, constant_index, op_name, root_memref, VIEWS},
     lower_loop_bindings::insert_launch,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -22,9 +22,7 @@ use melior::{
     dialect::{arith, scf},
     ir::{
         block::BlockLike,
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::TypeLike,
         BlockRef, Region, RegionLike, Value, ValueLike,
     },
@@ -151,30 +149,6 @@ fn same_shape(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
         }
         _ => false,
     })
-}
-
-/// Ops whose result memref looks into their first operand's memory.
-const VIEWS: [&str; 6] = [
-    "memref.cast",
-    "memref.subview",
-    "memref.reinterpret_cast",
-    "memref.collapse_shape",
-    "memref.expand_shape",
-    "memref.view",
-];
-
-/// The memref a view op (or chain of them) looks into.
-fn root_memref(value: Value<'_, '_>) -> usize {
-    let mut value = detach(value);
-    while let Ok(result) = OperationResult::try_from(value) {
-        let owner = result.owner();
-        let view = owner.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name));
-        match owner.operand(0) {
-            Ok(source) if view => value = detach(source),
-            _ => break,
-        }
-    }
-    value.to_raw().ptr as usize
 }
 
 fn is_memref(value: Value<'_, '_>) -> bool {

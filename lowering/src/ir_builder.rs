@@ -106,6 +106,10 @@ impl<'c> Builder<'c> {
         self.value(arith::divui(lhs, rhs, self.location))
     }
 
+    pub fn rem(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::remui(lhs, rhs, self.location))
+    }
+
     pub fn cmp(&self, predicate: arith::CmpiPredicate, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
         self.value(arith::cmpi(self.context, predicate, lhs, rhs, self.location))
     }

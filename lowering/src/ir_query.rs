@@ -145,3 +145,28 @@ pub fn use_count(value: Value<'_, '_>) -> usize {
     }
     count
 }
+
+/// Ops whose result memref looks into their first operand's memory.
+pub const VIEWS: [&str; 6] = [
+    "memref.cast",
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.view",
+];
+
+/// The memref a view op (or chain of them) looks into, as a key that is
+/// equal for views of the same memory.
+pub fn root_memref(value: Value<'_, '_>) -> usize {
+    let mut value = crate::axis::detach(value);
+    while let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+        let owner = result.owner();
+        let view = owner.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name));
+        match owner.operand(0) {
+            Ok(source) if view => value = crate::axis::detach(source),
+            _ => break,
+        }
+    }
+    value.to_raw().ptr as usize
+}

@@ -25,12 +25,14 @@ pub mod sparse_fuse;
 pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
 pub mod sparse_pos_bind;
+pub mod sparse_pos_fuse;
 pub mod sparse_pos_ops;
 pub mod sparse_pos_reorder;
 pub mod sparse_pos_split;
 pub mod sparse_pos_unroll;
 pub mod sparse_pos_vectorize;
 pub mod sparse_reorder;
+pub mod synchronize_thread_loops;
 pub mod unroll_loops;
 pub mod vectorize_loops;
 
@@ -45,11 +47,13 @@ pub static PASSES: &[PassDef] = &[
     lower_sparse_iter::PASS,
     sparse_pos_split::PASS,
     sparse_pos_reorder::PASS,
+    sparse_pos_fuse::PASS,
     sparse_pos_vectorize::PASS,
     sparse_pos_unroll::PASS,
     sparse_pos_bind::PASS,
     sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,
+    synchronize_thread_loops::PASS,
     lower_loop_bindings::PASS,
     vectorize_loops::PASS,
     unroll_loops::PASS,

@@ -42,12 +42,13 @@ pub const PASS: PassDef = PassDef {
     run,
 };
 
-fn binding(op: &OperationRef<'_, '_>) -> Option<usize> {
+/// The GPU dimension (index into `DIMENSIONS`) a loop is bound to.
+pub fn binding(op: &OperationRef<'_, '_>) -> Option<usize> {
     let bind = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok())?;
     DIMENSIONS.iter().position(|&d| d == bind.value())
 }
 
-fn is_for(op: &OperationRef<'_, '_>) -> bool {
+pub fn is_for(op: &OperationRef<'_, '_>) -> bool {
     op.name().as_string_ref().as_str() == Ok("scf.for")
 }
 

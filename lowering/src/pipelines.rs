@@ -55,7 +55,8 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
-    elements: "lower-sparse-buffer,canonicalize,cse,lower-loop-bindings,loop-invariant-code-motion,\
+    elements:
+        "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,loop-invariant-code-motion,\
                hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,hoist-invariant-guards,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,\
                contract-float-ops,fuse-launches",

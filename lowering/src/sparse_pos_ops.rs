@@ -1,9 +1,16 @@
 //! Reading `sparse_pos.for` ops: the one place stage II schedules look up
 //! loops by label and read their kind.
 
+use crate::{
+    axis::detach,
+    ir_query::{defined_outside, op_name},
+    pass_registry::{emit_error, PassFailed},
+};
 use melior::ir::{
     attribute::{IntegerAttribute, StringAttribute},
-    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    block::BlockLike,
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    RegionLike, Value,
 };
 
 pub const FOR: &str = "sparse_pos.for";
@@ -50,4 +57,98 @@ pub fn loop_kind(op: OperationRef<'_, '_>) -> LoopKind {
     } else {
         LoopKind::Spatial
     }
+}
+
+/// The loop whose body directly holds `op`.
+pub fn parent_loop<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    op.parent_operation().filter(|parent| op_name(parent) == FOR)
+}
+
+/// Ops a schedule may move into or out of a loop body: they compute, and
+/// neither write nor loop.
+fn movable(op: &OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    op.region_count() == 0
+        && (name.starts_with("arith.")
+            || name.starts_with("index.")
+            || name.starts_with("math.")
+            || matches!(name.as_str(), "sparse_pos.load" | "sparse_pos.find" | "sparse_pos.parent_position"))
+}
+
+/// Checks that `inner` is perfectly nested in `outer` up to movable ops
+/// before it (`outer { pre; inner { body } }`, nothing after `inner`), and
+/// moves what the bounds of `inner` need out in front of `outer`, so that
+/// `inner`'s trip count is known before `outer` runs. Returns the ops of
+/// `pre` that stay. `pass` prefixes the diagnostics.
+pub fn perfect_nest<'c>(
+    pass: &str,
+    outer: OperationRef<'c, 'c>,
+    inner: OperationRef<'c, 'c>,
+) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
+    let location = inner.location();
+    let label = loop_label;
+    let body =
+        outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    let outer_position: Value =
+        detach(body.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into());
+
+    let mut before = Vec::new();
+    let mut next = body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(op) = next {
+        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if op == inner {
+            break;
+        }
+        before.push(op);
+    }
+    if let Some(after) = inner.next_in_block() {
+        if after.next_in_block().is_some() {
+            return Err(emit_error(
+                after.location(),
+                format!(
+                    "{pass}: loops \"{}\" and \"{}\" are not perfectly nested: this op follows \"{}\" inside \"{}\"",
+                    label(outer),
+                    label(inner),
+                    label(inner),
+                    label(outer)
+                ),
+            ));
+        }
+    }
+    if let Some(blocker) = before.iter().find(|op| !movable(op)) {
+        return Err(emit_error(
+            blocker.location(),
+            format!(
+                "{pass}: loops \"{}\" and \"{}\" are not perfectly nested: this op between them writes or loops",
+                label(outer),
+                label(inner)
+            ),
+        ));
+    }
+
+    let mut hoist: Vec<OperationRef<'c, 'c>> = Vec::new();
+    let mut pending: Vec<Value<'c, 'c>> = inner.operands().map(detach).collect();
+    while let Some(value) = pending.pop() {
+        if value == outer_position {
+            return Err(emit_error(
+                location,
+                format!("{pass}: the bounds of \"{}\" depend on the position of \"{}\"", label(inner), label(outer)),
+            ));
+        }
+        if let Some(definer) = before.iter().copied().find(|op| op.results().any(|r| Value::from(r) == value)) {
+            if !hoist.contains(&definer) {
+                hoist.push(definer);
+                pending.extend(definer.operands().map(detach));
+            }
+        } else if !defined_outside(value, outer) {
+            return Err(emit_error(
+                location,
+                format!("{pass}: the bounds of \"{}\" are computed inside \"{}\"", label(inner), label(outer)),
+            ));
+        }
+    }
+    for &op in before.iter().filter(|op| hoist.contains(op)) {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(outer);
+    }
+    Ok(before.into_iter().filter(|op| !hoist.contains(op)).collect())
 }

@@ -10,16 +10,14 @@
 //! only the order of the additions, as in SparseTIR.
 
 use crate::{
-    axis::detach,
     ir_builder::move_until_terminator,
-    ir_query::{defined_outside, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, loop_label, FOR},
+    sparse_pos_ops::{find_loops, loop_label, parent_loop, perfect_nest},
 };
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-    RegionLike, Value,
+    RegionLike,
 };
 
 pub const PASS: PassDef = PassDef {
@@ -79,108 +77,20 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     Ok(())
 }
 
-/// The loop whose body directly holds `op`.
-fn parent_loop<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    op.parent_operation().filter(|parent| op_name(parent) == FOR)
-}
-
-/// Ops a reorder may move into or out of a loop body: they compute, and
-/// neither write nor loop.
-fn movable(op: &OperationRef<'_, '_>) -> bool {
-    let name = op_name(op);
-    op.region_count() == 0
-        && (name.starts_with("arith.")
-            || name.starts_with("index.")
-            || name.starts_with("math.")
-            || matches!(name.as_str(), "sparse_pos.load" | "sparse_pos.find" | "sparse_pos.parent_position"))
-}
-
 /// `outer { pre; inner { body } }` -> `inner { outer { pre; body } }`.
 fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = inner.location();
-    let label = loop_label;
     for op in [outer, inner] {
         if op.has_attribute("bind") {
             return Err(emit_error(
                 op.location(),
-                format!("sparse-pos-reorder: loop \"{}\" is already bound; reorder before binding", label(op)),
+                format!("sparse-pos-reorder: loop \"{}\" is already bound; reorder before binding", loop_label(op)),
             ));
         }
     }
+    perfect_nest("sparse-pos-reorder", outer, inner)?;
     let body =
         outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-    let outer_position: Value =
-        detach(body.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into());
-
-    // The ops of the outer body before the inner loop, and nothing after it.
-    let mut before = Vec::new();
-    let mut next = body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    while let Some(op) = next {
-        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
-        if op == inner {
-            break;
-        }
-        before.push(op);
-    }
-    if let Some(after) = inner.next_in_block() {
-        if after.next_in_block().is_some() {
-            return Err(emit_error(
-                after.location(),
-                format!(
-                    "sparse-pos-reorder: loops \"{}\" and \"{}\" are not perfectly nested: this op follows \"{}\" inside \"{}\"",
-                    label(outer),
-                    label(inner),
-                    label(inner),
-                    label(outer)
-                ),
-            ));
-        }
-    }
-    if let Some(blocker) = before.iter().find(|op| !movable(op)) {
-        return Err(emit_error(
-            blocker.location(),
-            format!(
-                "sparse-pos-reorder: loops \"{}\" and \"{}\" are not perfectly nested: this op between them writes or loops",
-                label(outer),
-                label(inner)
-            ),
-        ));
-    }
-
-    // What the inner bounds need leaves the outer loop, provided it does
-    // not depend on the outer position.
-    let mut hoist: Vec<OperationRef<'c, 'c>> = Vec::new();
-    let mut pending: Vec<Value<'c, 'c>> = inner.operands().map(detach).collect();
-    while let Some(value) = pending.pop() {
-        if value == outer_position {
-            return Err(emit_error(
-                location,
-                format!(
-                    "sparse-pos-reorder: the bounds of \"{}\" depend on the position of \"{}\"",
-                    label(inner),
-                    label(outer)
-                ),
-            ));
-        }
-        if let Some(definer) = before.iter().copied().find(|op| op.results().any(|r| Value::from(r) == value)) {
-            if !hoist.contains(&definer) {
-                hoist.push(definer);
-                pending.extend(definer.operands().map(detach));
-            }
-        } else if !defined_outside(value, outer) {
-            return Err(emit_error(
-                location,
-                format!(
-                    "sparse-pos-reorder: the bounds of \"{}\" are computed inside \"{}\"",
-                    label(inner),
-                    label(outer)
-                ),
-            ));
-        }
-    }
-    for &op in before.iter().filter(|op| hoist.contains(op)) {
-        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(outer);
-    }
 
     // Swap: the inner loop goes in front of the outer one, the outer loop
     // becomes the first op of the inner body, and the inner body's ops move

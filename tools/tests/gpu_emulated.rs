@@ -174,6 +174,27 @@ fn vectorized_sddmm() {
     }
 }
 
+/// A stage II fuse feeding threads: ELL's slots times features as one
+/// reduction loop, 16 positions per pass of a 16-thread block that adds
+/// to C atomically (several threads hold terms of one output).
+#[test]
+fn fused_loops_on_threads() {
+    for a in matrices() {
+        for feat in [1, 5, 16] {
+            check(
+                Op::Spmm,
+                Format::Ell,
+                "sparse-pos-fuse{loops=ellmm.1,ellmm.2},sparse-pos-split{loop=ellmm.1+ellmm.2 factor=16},\
+                 sparse-pos-reorder{loops=ellmm.1+ellmm.2.i,ellmm.1+ellmm.2.o},\
+                 sparse-pos-split{loop=ellmm.init.1 factor=16},sparse-pos-bind{loop=ellmm.init.1.i to=threadIdx.x},\
+                 sparse-pos-bind{loop=ellmm.1+ellmm.2.i to=threadIdx.x atomic=true},",
+                &a,
+                feat,
+            );
+        }
+    }
+}
+
 /// Unrolled feature chunks (SpMM) and dot-product chunks (SDDMM).
 #[test]
 fn unrolled_chunks() {

@@ -61,6 +61,14 @@ fn split_keeps_results() {
 #[test]
 fn fuse_keeps_results() {
     check(Op::Sddmm, "sparse-fuse{iteration=sddmm loops=0,1}", None);
+    // Stage II: non-zeros times features (SpMM), a dot product's halves
+    // after a split (SDDMM), each as one loop.
+    check(Op::Spmm, "lower-sparse-iter,sparse-pos-fuse{loops=csrmm.1,csrmm.2}", None);
+    check(
+        Op::Sddmm,
+        "lower-sparse-iter,sparse-pos-split{loop=sddmm.2 factor=4},sparse-pos-fuse{loops=sddmm.2.o,sddmm.2.i}",
+        None,
+    );
 }
 
 #[test]

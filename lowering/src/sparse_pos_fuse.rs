@@ -1,0 +1,160 @@
+//! `sparse-pos-fuse`: the stage II schedule that fuses two perfectly
+//! nested position loops into one loop over their product (TensorIR's
+//! `fuse`), so that a flat range of work can be split and bound to threads
+//! regardless of how it was nested: rows times feature chunks on one grid
+//! axis, say. The fused loop `OUTER+INNER` runs `n_outer * n_inner`
+//! positions `p`; the outer position is `p / n_inner`, the inner one
+//! `p % n_inner` (both offset by their lower bounds).
+//!
+//! The inner loop's bounds must not depend on the outer position (a
+//! rectangular nest; a sparse nest fuses at stage I with `sparse-fuse`).
+//! Side-effect-free ops between the loops move into the fused body.
+
+use crate::{
+    axis::detach,
+    ir_builder::{erase, region_with_block, replace_uses, Builder},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    sparse_pos_ops::{find_loops, loop_kind, loop_label, parent_loop, perfect_nest, LoopKind},
+};
+use melior::{
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        RegionLike, Type, Value,
+    },
+    Context,
+};
+use sptir_dialects::sparse_pos;
+
+pub const PASS: PassDef = PassDef {
+    name: "SparsePosFuse",
+    argument: "sparse-pos-fuse",
+    description:
+        "Fuse two perfectly nested stage II loops into one loop OUTER+INNER over their product (loops=OUTER,INNER)",
+    options: &[PassOption {
+        name: "loops",
+        help: "two loop labels, outermost first; the second must be directly inside the first",
+        required: true,
+    }],
+    dependent_dialects: "arith",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
+    let labels: Vec<&str> = options.get("loops").unwrap_or_default().split(',').map(str::trim).collect();
+    let [outer_label, inner_label] = labels[..] else {
+        return Err(emit_error(
+            root.location(),
+            format!("sparse-pos-fuse: loops must name two loops, got '{}'", labels.join(",")),
+        ));
+    };
+    if outer_label == inner_label {
+        return Err(emit_error(root.location(), format!("sparse-pos-fuse: loop \"{outer_label}\" is named twice")));
+    }
+    let outers = find_loops(root, outer_label);
+    let inners = find_loops(root, inner_label);
+    for (label, found) in [(outer_label, &outers), (inner_label, &inners)] {
+        if found.is_empty() {
+            return Err(emit_error(
+                root.location(),
+                format!("sparse-pos-fuse: no sparse_pos.for labelled \"{label}\""),
+            ));
+        }
+    }
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    // A decomposed format repeats labels per bucket: each pair that is
+    // nested fuses.
+    let pairs: Vec<_> = inners
+        .iter()
+        .filter_map(|&inner| parent_loop(inner).filter(|outer| outers.contains(outer)).map(|outer| (outer, inner)))
+        .collect();
+    if pairs.is_empty() {
+        return Err(emit_error(
+            outers[0].location(),
+            format!("sparse-pos-fuse: loop \"{inner_label}\" is not directly inside loop \"{outer_label}\""),
+        ));
+    }
+    for (outer, inner) in pairs {
+        fuse(context, outer, inner)?;
+    }
+    Ok(())
+}
+
+fn fuse<'c>(context: &'c Context, outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = outer.location();
+    for op in [outer, inner] {
+        // Only the loop's own shape may be set: a binding or a mark
+        // (unroll, vectorize) would not mean the same on the product.
+        let scheduled = op.attributes().any(|(name, _)| !matches!(name.as_string_ref().as_str(), Ok("label" | "kind")));
+        if scheduled {
+            return Err(emit_error(
+                op.location(),
+                format!(
+                    "sparse-pos-fuse: loop \"{}\" is already scheduled; fuse before binding or marking it",
+                    loop_label(op)
+                ),
+            ));
+        }
+    }
+    let pre = perfect_nest("sparse-pos-fuse", outer, inner)?;
+    let operand = |op: OperationRef<'c, 'c>, n| {
+        op.operand(n).map(detach).map_err(|_| emit_error(op.location(), "malformed loop"))
+    };
+    let (outer_lower, outer_upper) = (operand(outer, 0)?, operand(outer, 1)?);
+    let (inner_lower, inner_upper) = (operand(inner, 0)?, operand(inner, 1)?);
+
+    let builder =
+        Builder::before(context, outer).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
+    let inner_trip = builder.sub(inner_upper, inner_lower);
+    let total = builder.mul(builder.sub(outer_upper, outer_lower), inner_trip);
+    let zero = builder.index(0);
+    // The product accumulates if either loop does.
+    let kind_of = if loop_kind(outer) == LoopKind::Reduction { outer } else { inner };
+    let kind = kind_of.attribute("kind").map_err(|_| emit_error(location, "malformed loop"))?;
+    let index = Type::index(context);
+    let (body, inside) = region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
+    let fused = builder.insert(
+        sparse_pos::ForOperation::builder(context, location)
+            .label(StringAttribute::new(context, &format!("{}+{}", loop_label(outer), loop_label(inner))))
+            .kind(kind)
+            .lower_bound(zero)
+            .upper_bound(total)
+            .body(body)
+            .build(),
+    );
+    let position: Value = detach(
+        fused
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .and_then(|b| b.argument(0).ok())
+            .ok_or_else(|| emit_error(location, "internal: fused loop without position"))?
+            .into(),
+    );
+    let outer_position = inside.add(outer_lower, inside.div(position, inner_trip));
+    let inner_position = inside.add(inner_lower, inside.rem(position, inner_trip));
+    for (op, new_position) in [(outer, outer_position), (inner, inner_position)] {
+        let block =
+            op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+        let old: Value = block.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into();
+        replace_uses(old, new_position);
+    }
+    for op in pre {
+        inside.insert_existing(op);
+    }
+    let inner_body =
+        inner.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    let mut next = inner_body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(op) = next {
+        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_none() {
+            break; // the inner loop's yield
+        }
+        inside.insert_existing(op);
+    }
+    erase(inner);
+    erase(outer);
+    Ok(())
+}

@@ -1,0 +1,323 @@
+//! `synchronize-thread-loops`: loops bound to threads (stage III `scf.for`
+//! with `bind = "threadIdx.*"`, before `lower-loop-bindings`) run as one
+//! block of threads, and a later loop may read or overwrite memory that an
+//! earlier one touched from *other* threads: a zeroing nest and an
+//! accumulation nest that map elements to threads differently, or a
+//! cooperative copy and its use. Sequentially that is ordered; on the GPU
+//! it needs a `gpu.barrier` between them, and also at the end of a
+//! sequential loop around both when the next iteration's first loop
+//! conflicts with this one's last.
+//!
+//! No barrier is needed where each element stays with one thread: every
+//! access to the memory has the same index and the same guards, up to
+//! loops of equal bounds and binding. A barrier must be reached by every
+//! thread of the block, so it is only placed outside all loops bound to
+//! threads; a conflict inside one (rows on threadIdx.y, say) is an error
+//! that names both loops.
+
+use crate::{
+    axis::detach,
+    ir_builder::Builder,
+    ir_query::{encloses, op_name, root_memref, VIEWS},
+    lower_loop_bindings::{binding, is_for},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    sparse_pos_bind::DIMENSIONS,
+};
+use melior::{
+    dialect::ods::gpu,
+    ir::{
+        attribute::StringAttribute,
+        block::{BlockArgument, BlockLike},
+        operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+        r#type::TypeLike,
+        RegionLike, Value, ValueLike,
+    },
+    Context,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "SynchronizeThreadLoops",
+    argument: "synchronize-thread-loops",
+    description: "Put gpu.barrier between loops bound to threads that pass data from thread to thread",
+    options: &[],
+    dependent_dialects: "gpu",
+    run,
+};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Read,
+    Write,
+    AtomicAdd,
+}
+
+struct Access<'c> {
+    op: OperationRef<'c, 'c>,
+    memory: usize,
+    kind: Kind,
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let bound = |op: &OperationRef<'_, '_>| is_for(op) && binding(op).is_some();
+    for outer in crate::ir_query::outermost(root, bound) {
+        synchronize(context, outer)?;
+    }
+    Ok(())
+}
+
+fn is_thread_loop(op: &OperationRef<'_, '_>) -> bool {
+    is_for(op) && binding(op).is_some_and(|d| d >= 3)
+}
+
+fn label(op: OperationRef<'_, '_>) -> String {
+    op.attribute("sptir.label")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_else(|| "?".into())
+}
+
+fn describe(op: OperationRef<'_, '_>) -> String {
+    format!("\"{}\" ({})", label(op), binding(&op).map(|d| DIMENSIONS[d]).unwrap_or("sequential"))
+}
+
+fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let mut loops = Vec::new();
+    outer.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        if is_thread_loop(&op) {
+            loops.push(op);
+        }
+        WalkResult::Advance
+    });
+    let accesses: Vec<Vec<Access<'c>>> = loops.iter().map(|&l| accesses_of(outer, l)).collect();
+    let mut barriers_before: Vec<OperationRef<'c, 'c>> = Vec::new();
+    for (i, &first) in loops.iter().enumerate() {
+        for (j, &second) in loops.iter().enumerate().skip(i) {
+            if i != j && (encloses(first, second) || encloses(second, first)) {
+                continue;
+            }
+            if !conflicts(outer, &accesses[i], &accesses[j]) {
+                continue;
+            }
+            // The innermost op around both, and the sequential loop
+            // around both whose next iteration follows this one.
+            // A loop conflicts with itself only across iterations of a
+            // sequential loop around it: what is inside it is one thread's.
+            let around = if i == j {
+                ancestors(first, outer, false)
+            } else {
+                ancestors(common_ancestor(first, second, outer), outer, true)
+            };
+            let repeat = around.iter().copied().find(is_sequential_loop);
+            if i == j && repeat.is_none() {
+                continue;
+            }
+            let thread_parent = around.iter().copied().find(is_thread_loop);
+            if let Some(parent) = thread_parent {
+                return Err(emit_error(
+                    second.location(),
+                    format!(
+                        "synchronize-thread-loops: loop {} touches memory that loop {} touches from other threads, and both are inside loop {}, where no barrier can be reached by every thread of the block; map elements to threads the same way in both",
+                        describe(second),
+                        describe(first),
+                        describe(parent)
+                    ),
+                ));
+            }
+            if i != j {
+                let anchor = child_toward(around[0], second);
+                if !barriers_before.contains(&anchor) {
+                    barriers_before.push(anchor);
+                }
+            }
+            if let Some(repeat) = repeat {
+                let terminator = repeat
+                    .region(0)
+                    .ok()
+                    .and_then(|r| r.first_block())
+                    .and_then(|b| b.terminator())
+                    .map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) })
+                    .ok_or_else(|| emit_error(repeat.location(), "loop without terminator"))?;
+                if !barriers_before.contains(&terminator) {
+                    barriers_before.push(terminator);
+                }
+            }
+        }
+    }
+    for anchor in barriers_before {
+        let builder = Builder::before(context, anchor)
+            .ok_or_else(|| emit_error(anchor.location(), "op is not in a block"))?
+            .at(anchor.location());
+        builder.insert(gpu::barrier(context, anchor.location()));
+    }
+    Ok(())
+}
+
+/// Whether the two loops' accesses meet on some memory from different
+/// threads: one writes what the other reads or writes (two atomic
+/// additions commute), and the elements do not stay with one thread.
+fn conflicts(outer: OperationRef<'_, '_>, first: &[Access<'_>], second: &[Access<'_>]) -> bool {
+    let mut memories: Vec<usize> = first.iter().map(|a| a.memory).collect();
+    memories.dedup();
+    memories.into_iter().any(|memory| {
+        let here: Vec<&Access> = first.iter().filter(|a| a.memory == memory).collect();
+        let there: Vec<&Access> = second.iter().filter(|a| a.memory == memory).collect();
+        let meet = here.iter().any(|a| {
+            there
+                .iter()
+                .any(|b| !matches!((a.kind, b.kind), (Kind::Read, Kind::Read) | (Kind::AtomicAdd, Kind::AtomicAdd)))
+        });
+        meet && !stays_with_thread(outer, here.iter().chain(&there).map(|a| a.op))
+    })
+}
+
+/// Every access has the same index and guards as the first.
+fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Item = OperationRef<'c, 'c>>) -> bool {
+    let Some(first) = ops.next() else { return true };
+    let key = |op: OperationRef<'c, 'c>| {
+        let mut values: Vec<Value<'c, 'c>> = op.operands().map(detach).filter(|v| !v.r#type().is_mem_ref()).collect();
+        // Stored values differ; only where they go matters.
+        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store" | "memref.atomic_rmw") {
+            values.remove(0);
+        }
+        let mut guards = Vec::new();
+        let mut current = op;
+        while let Some(parent) = current.parent_operation() {
+            if parent == outer || encloses(parent, outer) {
+                break;
+            }
+            if op_name(&parent) == "scf.if" {
+                let in_then = parent
+                    .region(0)
+                    .ok()
+                    .and_then(|r| r.first_block())
+                    .is_some_and(|then| current.block().is_some_and(|b| b == then));
+                if let Ok(condition) = parent.operand(0) {
+                    guards.push((detach(condition), in_then));
+                }
+            }
+            current = parent;
+        }
+        (values, guards)
+    };
+    let (values, guards) = key(first);
+    ops.all(|op| {
+        let (other_values, other_guards) = key(op);
+        values.len() == other_values.len()
+            && guards.len() == other_guards.len()
+            && values.iter().zip(&other_values).all(|(&a, &b)| same(a, b, 0))
+            && guards.iter().zip(&other_guards).all(|(&(a, x), &(b, y))| x == y && same(a, b, 0))
+    })
+}
+
+/// Structural equality of two index computations: the same value, ops of
+/// the same name, attributes and operands, or the positions of two loops
+/// with the same binding and bounds (two loops bound to one thread
+/// dimension run the same position on a thread).
+fn same(a: Value<'_, '_>, b: Value<'_, '_>, depth: usize) -> bool {
+    if a == b {
+        return true;
+    }
+    if depth > 32 || a.r#type() != b.r#type() {
+        return false;
+    }
+    match (OperationResult::try_from(a), OperationResult::try_from(b)) {
+        (Ok(x), Ok(y)) => {
+            let (p, q) = (x.owner(), y.owner());
+            x.result_number() == y.result_number()
+                && p.name() == q.name()
+                && p.region_count() == 0
+                && q.region_count() == 0
+                && p.operand_count() == q.operand_count()
+                && p.attributes().count() == q.attributes().count()
+                && p.attributes().zip(q.attributes()).all(|((n, u), (m, v))| n == m && u == v)
+                && p.operands().zip(q.operands()).all(|(u, v)| same(u, v, depth + 1))
+        }
+        (Err(_), Err(_)) => {
+            let (Ok(x), Ok(y)) = (BlockArgument::try_from(a), BlockArgument::try_from(b)) else { return false };
+            let (Some(p), Some(q)) = (x.owner().parent_operation(), y.owner().parent_operation()) else {
+                return false;
+            };
+            x.argument_number() == 0
+                && y.argument_number() == 0
+                && is_for(&p)
+                && is_for(&q)
+                && binding(&p) == binding(&q)
+                && p.operand_count() == 3
+                && q.operand_count() == 3
+                && p.operands().zip(q.operands()).all(|(u, v)| same(u, v, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// The memory accesses inside `nest`. Inside a loop bound with
+/// `atomic`, loads and stores are the two halves of atomic additions.
+fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> Vec<Access<'c>> {
+    let mut list = Vec::new();
+    nest.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        let name = op_name(&op);
+        let atomic = || ancestors(op, outer, false).iter().any(|l| is_for(l) && l.has_attribute("atomic"));
+        let kind = match name.as_str() {
+            "memref.dim" | "memref.extract_aligned_pointer_as_index" => return WalkResult::Advance,
+            _ if VIEWS.contains(&name.as_str()) => return WalkResult::Advance,
+            "memref.load" | "vector.load" if atomic() => Kind::AtomicAdd,
+            "memref.store" | "vector.store" if atomic() => Kind::AtomicAdd,
+            "memref.load" | "vector.load" => Kind::Read,
+            _ => Kind::Write,
+        };
+        for memory in op.operands().filter(|v| v.r#type().is_mem_ref()) {
+            list.push(Access { op, memory: root_memref(memory), kind });
+        }
+        WalkResult::Advance
+    });
+    list
+}
+
+fn is_sequential_loop(op: &OperationRef<'_, '_>) -> bool {
+    matches!(op_name(op).as_str(), "scf.for" | "scf.while") && binding(op).is_none()
+}
+
+/// The ops enclosing `op` up to and including `outer`, innermost first
+/// (`op` itself first when `inclusive`).
+fn ancestors<'c>(op: OperationRef<'c, 'c>, outer: OperationRef<'c, 'c>, inclusive: bool) -> Vec<OperationRef<'c, 'c>> {
+    let mut list = if inclusive { vec![op] } else { Vec::new() };
+    let mut current = op;
+    while current != outer {
+        match current.parent_operation() {
+            Some(parent) => {
+                let parent = unsafe { OperationRef::<'c, 'c>::from_raw(parent.to_raw()) };
+                list.push(parent);
+                current = parent;
+            }
+            None => break,
+        }
+    }
+    list
+}
+
+/// The innermost op that encloses both (or is one of them).
+fn common_ancestor<'c>(
+    a: OperationRef<'c, 'c>,
+    b: OperationRef<'c, 'c>,
+    outer: OperationRef<'c, 'c>,
+) -> OperationRef<'c, 'c> {
+    let theirs = ancestors(b, outer, true);
+    ancestors(a, outer, true).into_iter().find(|op| theirs.contains(op)).unwrap_or(outer)
+}
+
+/// The op in `common`'s body that is or holds `op`.
+fn child_toward<'c>(common: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
+    let mut current = op;
+    while let Some(parent) = current.parent_operation() {
+        if parent == common {
+            break;
+        }
+        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
+    }
+    current
+}

@@ -1,0 +1,62 @@
+// RUN: sptir-opt %s --split-input-file -p 'builtin.module(serialize-launches)' | FileCheck %s
+
+// Without a barrier: loops over the blocks, then over the threads, around
+// the whole body.
+// CHECK-LABEL: func.func @plain
+//       CHECK: scf.for %[[BX:.*]] = %c0 to %arg1
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[TX:.*]] = %c0{{.*}} to %c4
+//  CHECK-NEXT: memref.store %{{.*}}, %arg0[%[[TX]]]
+//   CHECK-NOT: gpu
+func.func @plain(%m: memref<?xf32>, %b: index) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %b, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    memref.store %f, %m[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+// A barrier in a loop every thread runs alike: inside the loop, each
+// side of the barrier gets its own loops over the threads; the trip count
+// stays outside, computed once.
+// CHECK-LABEL: func.func @fission
+//       CHECK: %[[N:.*]] = arith.addi %arg2, %arg2
+//       CHECK: scf.for %{{.*}} = %c0{{.*}} to %[[N]]
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[T1:.*]] = %c0{{.*}} to %c4
+//  CHECK-NEXT: memref.store %{{.*}}, %arg1[%[[T1]]]
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[T2:.*]] = %c0{{.*}} to %c4
+//  CHECK-NEXT: %[[E:.*]] = arith.subi %c3, %[[T2]]
+//  CHECK-NEXT: memref.load %arg1[%[[E]]]
+//   CHECK-NOT: gpu.barrier
+func.func @fission(%out: memref<?xf32>, %tile: memref<4xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %twice = arith.addi %n, %n : index
+    scf.for %i = %c0 to %twice step %c1 {
+      memref.store %f, %tile[%tx] : memref<4xf32>
+      gpu.barrier
+      %e = arith.subi %c3, %tx : index
+      %v = memref.load %tile[%e] : memref<4xf32>
+      memref.store %v, %out[%tx] : memref<?xf32>
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+

@@ -1,0 +1,33 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(serialize-launches)'
+
+// A barrier under a condition that depends on the thread.
+func.func @divergent(%m: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %low = arith.cmpi ult, %tx, %c2 : index
+    // expected-error@+1 {{serialize-launches: a barrier inside this scf.if cannot be emulated}}
+    scf.if %low {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+// A thread's value used after the barrier.
+func.func @across(%m: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    // expected-error@+1 {{serialize-launches: this per-thread value is used across a barrier, which cannot be emulated}}
+    %v = memref.load %m[%tx] : memref<?xf32>
+    gpu.barrier
+    memref.store %v, %m[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -1,0 +1,134 @@
+// RUN: sptir-opt %s --split-input-file -p 'builtin.module(synchronize-thread-loops)' | FileCheck %s
+
+// Thread t zeroes element t; then thread t adds to element 15 - t, which
+// another thread zeroed: a barrier between the two loops.
+// CHECK-LABEL: func.func @reversed
+//       CHECK: } {bind = "threadIdx.x", sptir.label = "zero"}
+//  CHECK-NEXT: gpu.barrier
+//  CHECK-NEXT: scf.for
+//       CHECK: } {bind = "threadIdx.x", sptir.label = "add"}
+func.func @reversed(%m: memref<?xf32>, %b: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c15 = arith.constant 15 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  scf.for %block = %c0 to %b step %c1 {
+    scf.for %t = %c0 to %c16 step %c1 {
+      memref.store %zero, %m[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "zero"}
+    scf.for %t = %c0 to %c16 step %c1 {
+      %e = arith.subi %c15, %t : index
+      %v = memref.load %m[%e] : memref<?xf32>
+      %s = arith.addf %v, %one : f32
+      memref.store %s, %m[%e] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "add"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}
+
+// -----
+// The same element on the same thread in both loops, under the same guard
+// (the zeroing and accumulation nests of a row schedule): no barrier.
+// CHECK-LABEL: func.func @same_mapping
+//   CHECK-NOT: gpu.barrier
+func.func @same_mapping(%m: memref<?xf32>, %n: index, %len: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %chunks = arith.ceildivui %n, %c8 : index
+  scf.for %y = %c0 to %c8 step %c1 {
+    scf.for %o = %c0 to %chunks step %c1 {
+      scf.for %t = %c0 to %c8 step %c1 {
+        %a = arith.muli %o, %c8 : index
+        %k = arith.addi %a, %t : index
+        %in = arith.cmpi ult, %k, %n : index
+        scf.if %in {
+          memref.store %zero, %m[%k] : memref<?xf32>
+        }
+      } {bind = "threadIdx.x", sptir.label = "zero"}
+    }
+    scf.for %o = %c0 to %chunks step %c1 {
+      scf.for %j = %c0 to %len step %c1 {
+        scf.for %t = %c0 to %c8 step %c1 {
+          %a = arith.muli %o, %c8 : index
+          %k = arith.addi %a, %t : index
+          %in = arith.cmpi ult, %k, %n : index
+          scf.if %in {
+            %v = memref.load %m[%k] : memref<?xf32>
+            %s = arith.addf %v, %one : f32
+            memref.store %s, %m[%k] : memref<?xf32>
+          }
+        } {bind = "threadIdx.x", sptir.label = "add"}
+      }
+    }
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}
+
+// -----
+// A copy by all threads, then every thread reads the whole copy, in a
+// sequential loop: a barrier between copy and use, and one at the end of
+// the loop body before the next iteration's copy overwrites it.
+// CHECK-LABEL: func.func @copy_then_use
+//       CHECK: scf.for
+//       CHECK: } {bind = "threadIdx.x", sptir.label = "copy"}
+//  CHECK-NEXT: gpu.barrier
+//  CHECK-NEXT: scf.for
+//       CHECK: } {bind = "threadIdx.x", sptir.label = "use"}
+//  CHECK-NEXT: gpu.barrier
+//  CHECK-NEXT: }
+func.func @copy_then_use(%src: memref<?xf32>, %tile: memref<8xf32>, %out: memref<?xf32>, %n: index, %b: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %block = %c0 to %b step %c1 {
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %t = %c0 to %c8 step %c1 {
+      %a = arith.muli %i, %c8 : index
+      %p = arith.addi %a, %t : index
+      %v = memref.load %src[%p] : memref<?xf32>
+      memref.store %v, %tile[%t] : memref<8xf32>
+    } {bind = "threadIdx.x", sptir.label = "copy"}
+    scf.for %t = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %v = memref.load %tile[%j] : memref<8xf32>
+        %o = memref.load %out[%t] : memref<?xf32>
+        %s = arith.addf %o, %v : f32
+        memref.store %s, %out[%t] : memref<?xf32>
+      }
+    } {bind = "threadIdx.x", sptir.label = "use"}
+  }
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}
+
+// -----
+// Only reads, or only atomic additions, on shared memory: no barrier.
+// CHECK-LABEL: func.func @reads_and_atomics
+//   CHECK-NOT: gpu.barrier
+func.func @reads_and_atomics(%src: memref<?xf32>, %out: memref<?xf32>, %b: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c15 = arith.constant 15 : index
+  %c16 = arith.constant 16 : index
+  scf.for %t = %c0 to %c16 step %c1 {
+    %v = memref.load %src[%t] : memref<?xf32>
+    %o = memref.load %out[%c0] : memref<?xf32>
+    %s = arith.addf %o, %v : f32
+    memref.store %s, %out[%c0] : memref<?xf32>
+  } {atomic, bind = "threadIdx.x", sptir.label = "first"}
+  scf.for %t = %c0 to %c16 step %c1 {
+    %e = arith.subi %c15, %t : index
+    %v = memref.load %src[%e] : memref<?xf32>
+    %o = memref.load %out[%c0] : memref<?xf32>
+    %s = arith.addf %o, %v : f32
+    memref.store %s, %out[%c0] : memref<?xf32>
+  } {atomic, bind = "threadIdx.x", sptir.label = "second"}
+  return
+}
+

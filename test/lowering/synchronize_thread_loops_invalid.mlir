@@ -1,0 +1,22 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(synchronize-thread-loops)'
+
+// Rows on threadIdx.y: a barrier inside the row loop would not be reached
+// by the threads of rows that do not exist.
+func.func @inside_thread_loop(%m: memref<?xf32>, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c15 = arith.constant 15 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %y = %c0 to %rows step %c1 {
+    scf.for %t = %c0 to %c16 step %c1 {
+      memref.store %zero, %m[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "zero"}
+    // expected-error@+1 {{synchronize-thread-loops: loop "reverse" (threadIdx.x) touches memory that loop "zero" (threadIdx.x) touches from other threads, and both are inside loop "rows" (threadIdx.y), where no barrier can be reached by every thread of the block}}
+    scf.for %t = %c0 to %c16 step %c1 {
+      %e = arith.subi %c15, %t : index
+      memref.store %zero, %m[%e] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "reverse"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}
