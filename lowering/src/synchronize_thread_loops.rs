@@ -80,7 +80,11 @@ fn label(op: OperationRef<'_, '_>) -> String {
 }
 
 fn describe(op: OperationRef<'_, '_>) -> String {
-    format!("\"{}\" ({})", label(op), binding(&op).map(|d| DIMENSIONS[d]).unwrap_or("sequential"))
+    if is_thread_loop(&op) {
+        format!("loop \"{}\" ({})", label(op), binding(&op).map(|d| DIMENSIONS[d]).unwrap_or("sequential"))
+    } else {
+        format!("the {} that every thread runs", op_name(&op))
+    }
 }
 
 fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
@@ -92,11 +96,34 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
         }
         WalkResult::Advance
     });
+    // Memory ops outside every thread loop are run by all threads alike;
+    // they meet the thread loops' accesses too.
+    let mut shared_ops = Vec::new();
+    outer.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        if op.region_count() == 0
+            && op.operands().any(|v| v.r#type().is_mem_ref())
+            && !loops.iter().any(|&l| encloses(l, op))
+        {
+            shared_ops.push(op);
+        }
+        WalkResult::Advance
+    });
+    if loops.is_empty() {
+        return Ok(()); // one thread a block
+    }
+    let mut units = loops.clone();
+    units.extend(shared_ops);
+    units.sort_by_key(|&op| position(outer, op));
+    let loops = units;
     let accesses: Vec<Vec<Access<'c>>> = loops.iter().map(|&l| accesses_of(outer, l)).collect();
     let mut barriers_before: Vec<OperationRef<'c, 'c>> = Vec::new();
     for (i, &first) in loops.iter().enumerate() {
         for (j, &second) in loops.iter().enumerate().skip(i) {
             if i != j && (encloses(first, second) || encloses(second, first)) {
+                continue;
+            }
+            if !is_thread_loop(&first) && !is_thread_loop(&second) {
                 continue;
             }
             if !conflicts(outer, &accesses[i], &accesses[j]) {
@@ -120,7 +147,7 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
                 return Err(emit_error(
                     second.location(),
                     format!(
-                        "synchronize-thread-loops: loop {} touches memory that loop {} touches from other threads, and both are inside loop {}, where no barrier can be reached by every thread of the block; map elements to threads the same way in both",
+                        "synchronize-thread-loops: {} touches memory that {} touches from other threads, and both are inside {}, where no barrier can be reached by every thread of the block; map elements to threads the same way in both",
                         describe(second),
                         describe(first),
                         describe(parent)
@@ -320,4 +347,19 @@ fn child_toward<'c>(common: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>) -> O
         current = unsafe { OperationRef::from_raw(parent.to_raw()) };
     }
     current
+}
+
+/// The op's place in a pre-order walk of `outer` (program order).
+fn position(outer: OperationRef<'_, '_>, target: OperationRef<'_, '_>) -> usize {
+    let mut count = 0;
+    let mut found = 0;
+    outer.walk(WalkOrder::PreOrder, |op| {
+        count += 1;
+        if unsafe { OperationRef::from_raw(op.to_raw()) } == target {
+            found = count;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
 }

@@ -132,3 +132,27 @@ func.func @reads_and_atomics(%src: memref<?xf32>, %out: memref<?xf32>, %b: index
   return
 }
 
+
+// -----
+// Every thread reads what one thread wrote: a barrier before the read
+// that runs outside the thread loops.
+// CHECK-LABEL: func.func @broadcast_read
+//       CHECK: } {bind = "threadIdx.x", sptir.label = "write"}
+//  CHECK-NEXT: gpu.barrier
+//  CHECK-NEXT: memref.load %arg0[%c0]
+func.func @broadcast_read(%m: memref<?xf32>, %out: memref<?xf32>, %b: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %block = %c0 to %b step %c1 {
+  scf.for %t = %c0 to %c16 step %c1 {
+    memref.store %f, %m[%t] : memref<?xf32>
+  } {bind = "threadIdx.x", sptir.label = "write"}
+  %first = memref.load %m[%c0] : memref<?xf32>
+  scf.for %t = %c0 to %c16 step %c1 {
+    memref.store %first, %out[%t] : memref<?xf32>
+  } {bind = "threadIdx.x", sptir.label = "use"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}
