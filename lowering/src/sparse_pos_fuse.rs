@@ -14,7 +14,7 @@ use crate::{
     axis::detach,
     ir_builder::{erase, region_with_block, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, loop_kind, loop_label, parent_loop, perfect_nest, LoopKind},
+    sparse_pos_ops::{loop_kind, loop_label, parent_loop, perfect_nest, two_loops, LoopKind},
 };
 use melior::{
     ir::{
@@ -42,26 +42,8 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let labels: Vec<&str> = options.get("loops").unwrap_or_default().split(',').map(str::trim).collect();
-    let [outer_label, inner_label] = labels[..] else {
-        return Err(emit_error(
-            root.location(),
-            format!("sparse-pos-fuse: loops must name two loops, got '{}'", labels.join(",")),
-        ));
-    };
-    if outer_label == inner_label {
-        return Err(emit_error(root.location(), format!("sparse-pos-fuse: loop \"{outer_label}\" is named twice")));
-    }
-    let outers = find_loops(root, outer_label);
-    let inners = find_loops(root, inner_label);
-    for (label, found) in [(outer_label, &outers), (inner_label, &inners)] {
-        if found.is_empty() {
-            return Err(emit_error(
-                root.location(),
-                format!("sparse-pos-fuse: no sparse_pos.for labelled \"{label}\""),
-            ));
-        }
-    }
+    let ((outer_label, outers), (inner_label, inners)) =
+        two_loops("sparse-pos-fuse", root, options.get("loops").unwrap_or_default())?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     // A decomposed format repeats labels per bucket: each pair that is

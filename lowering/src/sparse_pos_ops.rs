@@ -152,3 +152,31 @@ pub fn perfect_nest<'c>(
     }
     Ok(before.into_iter().filter(|op| !hoist.contains(op)).collect())
 }
+
+/// The loops a `loops=A,B` option names: two distinct labels, each found
+/// under `root`. `pass` prefixes the diagnostics.
+#[allow(clippy::type_complexity)]
+pub fn two_loops<'c, 'a>(
+    pass: &str,
+    root: OperationRef<'c, 'a>,
+    option: &str,
+) -> Result<((String, Vec<OperationRef<'c, 'a>>), (String, Vec<OperationRef<'c, 'a>>)), PassFailed> {
+    let labels: Vec<&str> = option.split(',').map(str::trim).collect();
+    let [first, second] = labels[..] else {
+        return Err(emit_error(
+            root.location(),
+            format!("{pass}: loops must name two loops, got '{}'", labels.join(",")),
+        ));
+    };
+    if first == second {
+        return Err(emit_error(root.location(), format!("{pass}: loop \"{first}\" is named twice")));
+    }
+    let found = |label: &str| {
+        let loops = find_loops(root, label);
+        if loops.is_empty() {
+            return Err(emit_error(root.location(), format!("{pass}: no sparse_pos.for labelled \"{label}\"")));
+        }
+        Ok((label.to_string(), loops))
+    };
+    Ok((found(first)?, found(second)?))
+}

@@ -12,7 +12,7 @@
 use crate::{
     ir_builder::move_until_terminator,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, loop_label, parent_loop, perfect_nest},
+    sparse_pos_ops::{loop_label, parent_loop, perfect_nest, two_loops},
 };
 use melior::ir::{
     block::BlockLike,
@@ -34,26 +34,8 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let labels: Vec<&str> = options.get("loops").unwrap_or_default().split(',').map(str::trim).collect();
-    let [first, second] = labels[..] else {
-        return Err(emit_error(
-            root.location(),
-            format!("sparse-pos-reorder: loops must name two loops, got '{}'", labels.join(",")),
-        ));
-    };
-    if first == second {
-        return Err(emit_error(root.location(), format!("sparse-pos-reorder: loop \"{first}\" is named twice")));
-    }
-    let firsts = find_loops(root, first);
-    let seconds = find_loops(root, second);
-    for (label, found) in [(first, &firsts), (second, &seconds)] {
-        if found.is_empty() {
-            return Err(emit_error(
-                root.location(),
-                format!("sparse-pos-reorder: no sparse_pos.for labelled \"{label}\""),
-            ));
-        }
-    }
+    let ((first, firsts), (second, seconds)) =
+        two_loops("sparse-pos-reorder", root, options.get("loops").unwrap_or_default())?;
     // Each occurrence of the pair (a decomposed format repeats labels per
     // bucket) is interchanged where one loop sits directly in the other.
     let mut done = 0;
