@@ -172,14 +172,21 @@ impl<'c> Fission<'c> {
         self.run(pending, anchor)
     }
 
+    /// Whether an operand of `op` is a thread id, or a result of an op
+    /// already in a loop nest over the threads or in `pending`.
+    fn per_thread(&self, op: OperationRef<'c, 'c>, pending: &[OperationRef<'c, 'c>]) -> bool {
+        op.operands().any(|v| {
+            let v = detach(v);
+            self.threads.contains(&v)
+                || pending.iter().chain(&self.inside).any(|o| o.results().any(|r| Value::from(r) == v))
+        })
+    }
+
     /// An op around a barrier must be one all threads run alike: a loop or
     /// branch without results whose operands do not depend on the thread.
     fn uniform(&self, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
         let name = op_name(&op);
-        let thread_dependent = op.operands().any(|v| {
-            self.threads.contains(&detach(v)) || self.inside.iter().any(|o| o.results().any(|r| Value::from(r) == v))
-        });
-        if !matches!(name.as_str(), "scf.for" | "scf.if") || op.result_count() > 0 || thread_dependent {
+        if !matches!(name.as_str(), "scf.for" | "scf.if") || op.result_count() > 0 || self.per_thread(op, &[]) {
             return Err(emit_error(
                 op.location(),
                 format!("serialize-launches: a barrier inside this {name} cannot be emulated: threads may not all reach it alike, or it carries per-thread values"),
@@ -197,12 +204,7 @@ impl<'c> Fission<'c> {
             let name = op_name(&op);
             let pure = op.region_count() == 0
                 && (name.starts_with("arith.") || name.starts_with("index.") || name == "memref.dim");
-            let dependent = op.operands().any(|v| {
-                let v = detach(v);
-                self.threads.contains(&v)
-                    || threaded.iter().chain(&self.inside).any(|o| o.results().any(|r| Value::from(r) == v))
-            });
-            if pure && !dependent {
+            if pure && !self.per_thread(op, &threaded) {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {
                 threaded.push(op);

@@ -12,16 +12,16 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, region_with_block, replace_uses, Builder},
+    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{loop_kind, loop_label, parent_loop, perfect_nest, two_loops, LoopKind},
+    sparse_pos_ops::{loop_kind, loop_label, loop_position, parent_loop, perfect_nest, two_loops, LoopKind},
 };
 use melior::{
     ir::{
         attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        RegionLike, Type, Value,
+        RegionLike, Type,
     },
     Context,
 };
@@ -106,36 +106,24 @@ fn fuse<'c>(context: &'c Context, outer: OperationRef<'c, 'c>, inner: OperationR
             .body(body)
             .build(),
     );
-    let position: Value = detach(
-        fused
-            .region(0)
-            .ok()
-            .and_then(|r| r.first_block())
-            .and_then(|b| b.argument(0).ok())
-            .ok_or_else(|| emit_error(location, "internal: fused loop without position"))?
-            .into(),
-    );
+    let position = loop_position(fused)?;
     let outer_position = inside.add(outer_lower, inside.div(position, inner_trip));
     let inner_position = inside.add(inner_lower, inside.rem(position, inner_trip));
-    for (op, new_position) in [(outer, outer_position), (inner, inner_position)] {
-        let block =
-            op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-        let old: Value = block.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into();
-        replace_uses(old, new_position);
-    }
+    replace_uses(loop_position(outer)?, outer_position);
+    replace_uses(loop_position(inner)?, inner_position);
     for op in pre {
         inside.insert_existing(op);
     }
+    let end = fused
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.terminator())
+        .map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) })
+        .ok_or_else(|| emit_error(location, "internal: fused loop without terminator"))?;
     let inner_body =
         inner.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-    let mut next = inner_body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    while let Some(op) = next {
-        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
-        if next.is_none() {
-            break; // the inner loop's yield
-        }
-        inside.insert_existing(op);
-    }
+    move_until_terminator(inner_body.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
     erase(inner);
     erase(outer);
     Ok(())

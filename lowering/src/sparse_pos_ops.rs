@@ -44,6 +44,16 @@ pub fn loop_label(op: OperationRef<'_, '_>) -> String {
         .unwrap_or_default()
 }
 
+/// The position (block argument) of a `sparse_pos.for`.
+pub fn loop_position<'c>(op: OperationRef<'c, '_>) -> Result<Value<'c, 'c>, PassFailed> {
+    op.region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.argument(0).ok())
+        .map(|a| detach(a.into()))
+        .ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
+}
+
 /// The trip count of a loop whose bounds are constants.
 pub fn constant_trip(op: OperationRef<'_, '_>) -> Option<i64> {
     let bound = |n| op.operand(n).ok().and_then(crate::ir_query::constant_index);
@@ -89,8 +99,7 @@ pub fn perfect_nest<'c>(
     let label = loop_label;
     let body =
         outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-    let outer_position: Value =
-        detach(body.argument(0).map_err(|_| emit_error(location, "loop without position"))?.into());
+    let outer_position = loop_position(outer)?;
 
     let mut before = Vec::new();
     let mut next = body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });

@@ -8,7 +8,7 @@ use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::find_loops,
+    sparse_pos_ops::{find_loops, loop_position},
 };
 use melior::{
     dialect::{arith, scf},
@@ -91,11 +91,11 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor
     let (outer_body, inside_outer) =
         region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
     let outer = new_loop(&builder, format!("{label}.o"), chunks, outer_body);
-    let chunk = argument(outer)?;
+    let chunk = loop_position(outer)?;
     let (inner_body, inside_inner) =
         region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
     let inner = new_loop(&inside_outer, format!("{label}.i"), size, inner_body);
-    let offset = argument(inner)?;
+    let offset = loop_position(inner)?;
     let position = inside_inner.add(lower, inside_inner.add(inside_inner.mul(chunk, size), offset));
     let inside = inside_inner.cmp(arith::CmpiPredicate::Ult, position, upper);
     let guard = inside_inner.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
@@ -123,13 +123,4 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor
     }
     erase(op);
     Ok(())
-}
-
-fn argument<'c>(op: OperationRef<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
-    op.region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .and_then(|b| b.argument(0).ok())
-        .map(|a| detach(a.into()))
-        .ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
 }

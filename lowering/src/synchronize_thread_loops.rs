@@ -88,38 +88,26 @@ fn describe(op: OperationRef<'_, '_>) -> String {
 }
 
 fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
-    let mut loops = Vec::new();
+    // The thread loops, and the memory ops outside every thread loop (run
+    // by all threads alike), in program order.
+    let mut units: Vec<OperationRef<'c, 'c>> = Vec::new();
     outer.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
-        if is_thread_loop(&op) {
-            loops.push(op);
-        }
-        WalkResult::Advance
-    });
-    // Memory ops outside every thread loop are run by all threads alike;
-    // they meet the thread loops' accesses too.
-    let mut shared_ops = Vec::new();
-    outer.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
-        if op.region_count() == 0
+        let shared = op.region_count() == 0
             && op.operands().any(|v| v.r#type().is_mem_ref())
-            && !loops.iter().any(|&l| encloses(l, op))
-        {
-            shared_ops.push(op);
+            && !ancestors(op, outer, false).iter().any(is_thread_loop);
+        if is_thread_loop(&op) || shared {
+            units.push(op);
         }
         WalkResult::Advance
     });
-    if loops.is_empty() {
+    if !units.iter().any(is_thread_loop) {
         return Ok(()); // one thread a block
     }
-    let mut units = loops.clone();
-    units.extend(shared_ops);
-    units.sort_by_key(|&op| position(outer, op));
-    let loops = units;
-    let accesses: Vec<Vec<Access<'c>>> = loops.iter().map(|&l| accesses_of(outer, l)).collect();
+    let accesses: Vec<Vec<Access<'c>>> = units.iter().map(|&u| accesses_of(outer, u)).collect();
     let mut barriers_before: Vec<OperationRef<'c, 'c>> = Vec::new();
-    for (i, &first) in loops.iter().enumerate() {
-        for (j, &second) in loops.iter().enumerate().skip(i) {
+    for (i, &first) in units.iter().enumerate() {
+        for (j, &second) in units.iter().enumerate().skip(i) {
             if i != j && (encloses(first, second) || encloses(second, first)) {
                 continue;
             }
@@ -213,7 +201,7 @@ fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Ite
         let mut guards = Vec::new();
         let mut current = op;
         while let Some(parent) = current.parent_operation() {
-            if parent == outer || encloses(parent, outer) {
+            if parent == outer {
                 break;
             }
             if op_name(&parent) == "scf.if" {
@@ -347,19 +335,4 @@ fn child_toward<'c>(common: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>) -> O
         current = unsafe { OperationRef::from_raw(parent.to_raw()) };
     }
     current
-}
-
-/// The op's place in a pre-order walk of `outer` (program order).
-fn position(outer: OperationRef<'_, '_>, target: OperationRef<'_, '_>) -> usize {
-    let mut count = 0;
-    let mut found = 0;
-    outer.walk(WalkOrder::PreOrder, |op| {
-        count += 1;
-        if unsafe { OperationRef::from_raw(op.to_raw()) } == target {
-            found = count;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    found
 }
