@@ -12,6 +12,11 @@ use sptir_tools::{
     kernels::{decomposition_args, prepare, Format, Layout, Op, Prepared},
 };
 
+/// Non-zero-parallel SDDMM (after `sparse-fuse`): 8 non-zeros a block,
+/// one a thread.
+const SDDMM_ON_THREADS: &str = "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
+                                sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},";
+
 const GPU_LOWERING: &str = "sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm";
 
 fn check(op: Op, format: Format, schedule: &str, a: &Csr, feat: usize) {
@@ -82,15 +87,7 @@ fn hand_schedules() {
         );
         // Non-zero-parallel SDDMM: rows and columns fused, 8 non-zeros per
         // block, one per thread (sptir-bench's GPU default for SDDMM).
-        check_with(
-            Op::Sddmm,
-            Format::Csr,
-            "sparse-fuse{iteration=sddmm loops=0,1},",
-            "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
-             sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},",
-            &a,
-            6,
-        );
+        check_with(Op::Sddmm, Format::Csr, "sparse-fuse{iteration=sddmm loops=0,1},", SDDMM_ON_THREADS, &a, 6);
     }
 }
 
@@ -164,9 +161,7 @@ fn vectorized_sddmm() {
                 Op::Sddmm,
                 Format::Csr,
                 "sparse-fuse{iteration=sddmm loops=0,1},",
-                "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
-                 sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},sparse-pos-split{loop=sddmm.1 factor=4},\
-                 sparse-pos-vectorize{loop=sddmm.1.i},",
+                &format!("{SDDMM_ON_THREADS}sparse-pos-split{{loop=sddmm.1 factor=4}},sparse-pos-vectorize{{loop=sddmm.1.i}},"),
                 &a,
                 feat,
             );
@@ -211,9 +206,9 @@ fn unrolled_chunks() {
                 Op::Sddmm,
                 Format::Csr,
                 "sparse-fuse{iteration=sddmm loops=0,1},",
-                "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
-                 sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},sparse-pos-split{loop=sddmm.1 factor=4},\
-                 sparse-pos-unroll{loop=sddmm.1.i},",
+                &format!(
+                    "{SDDMM_ON_THREADS}sparse-pos-split{{loop=sddmm.1 factor=4}},sparse-pos-unroll{{loop=sddmm.1.i}},"
+                ),
                 &a,
                 feat,
             );
