@@ -9,12 +9,14 @@
 //! register.
 //!
 //! The pure arithmetic computing the condition inside the loop leaves it
-//! too, except divisions by values that may be zero.
+//! too, except divisions by values that may be zero. A loop holding a
+//! `gpu.barrier` keeps a guard whose condition depends on the thread: all
+//! threads must reach the same barriers.
 
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, Builder},
-    ir_query::{constant_index, defined_outside, op_name},
+    ir_query::{constant_index, defined_outside, holds_barrier, op_name, thread_dependent},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -66,6 +68,11 @@ fn find<'c>(root: OperationRef<'c, '_>) -> Option<Candidate<'c>> {
                 continue;
             }
             let Ok(condition) = inner.operand(0) else { continue };
+            // Threads that take different branches around a barrier
+            // would wait at different ones.
+            if holds_barrier(op) && thread_dependent(detach(condition)) {
+                continue;
+            }
             if let Some(slice) = invariant_slice(detach(condition), op) {
                 found = Some((op, inner, slice));
                 return WalkResult::Interrupt;

@@ -50,6 +50,56 @@ pub fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
     !inside
 }
 
+/// Whether a `gpu.barrier` is nested in `op`.
+pub fn holds_barrier(op: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        found |= inner.name().as_string_ref().as_str() == Ok("gpu.barrier");
+        if found {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    found
+}
+
+/// Whether `value` may differ between the threads of a `gpu.launch` block:
+/// whether a thread id (launch body arguments 3 to 5) reaches it, through
+/// arithmetic, loads, loop bounds. Values carried by loops or yielded by
+/// branches count as differing, conservatively.
+pub fn thread_dependent(value: Value<'_, '_>) -> bool {
+    let mut pending = vec![crate::axis::detach(value)];
+    let mut seen = Vec::new();
+    while let Some(value) = pending.pop() {
+        if seen.contains(&value) {
+            continue;
+        }
+        seen.push(value);
+        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+            let Some(parent) = argument.owner().parent_operation() else { continue };
+            let name = op_name(&parent);
+            let number = argument.argument_number();
+            if name == "gpu.launch" {
+                if (3..6).contains(&number) {
+                    return true;
+                }
+            } else if name == "scf.for" && number == 0 {
+                pending.extend(parent.operands().map(crate::axis::detach));
+            } else if name != "func.func" {
+                return true;
+            }
+        } else if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+            let owner = result.owner();
+            if owner.region_count() > 0 || op_name(&owner) == "gpu.thread_id" {
+                return true;
+            }
+            pending.extend(owner.operands().map(crate::axis::detach));
+        }
+    }
+    false
+}
+
 /// Whether `inner` is nested in `outer`.
 pub fn encloses(outer: OperationRef<'_, '_>, inner: OperationRef<'_, '_>) -> bool {
     let mut current = inner.parent_operation();

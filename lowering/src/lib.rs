@@ -25,6 +25,7 @@ pub mod sparse_fuse;
 pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
 pub mod sparse_pos_bind;
+pub mod sparse_pos_cache_read;
 pub mod sparse_pos_fuse;
 pub mod sparse_pos_ops;
 pub mod sparse_pos_reorder;
@@ -50,6 +51,7 @@ pub static PASSES: &[PassDef] = &[
     sparse_pos_fuse::PASS,
     sparse_pos_vectorize::PASS,
     sparse_pos_unroll::PASS,
+    sparse_pos_cache_read::PASS,
     sparse_pos_bind::PASS,
     sparse_pos_auto_bind::PASS,
     lower_sparse_buffer::PASS,

@@ -9,23 +9,29 @@
 //! accumulate: `x = x + v`). A
 //! launch whose outermost bound loop is a thread loop has a grid of one
 //! block (canonicalization folds away loops of one iteration, such as the
-//! placeholder axis of an ELL bucket).
+//! placeholder axis of an ELL bucket). A tile that `sparse-pos-cache-read`
+//! made (`memref.alloca {sptir.shared}`) and that only the launch uses
+//! becomes the launch's workgroup memory (a workgroup attribution), shared
+//! by the block's threads.
 
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{accumulation, defined_outside, encloses, outermost},
+    ir_query::{accumulation, defined_outside, encloses, op_name, outermost},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
+    sparse_pos_cache_read::SHARED,
 };
 use melior::{
     dialect::ods::gpu,
     ir::{
         attribute::{Attribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        r#type::IntegerType,
-        Block, Region, RegionLike, Type, Value,
+        operation::{
+            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+        },
+        r#type::{DimSize, IntegerType, MemRefType, ShapedTypeLike},
+        Block, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -136,8 +142,10 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         }
     }
 
+    let tiles = shared_tiles(outer)?;
     let (ids, terminator) = insert_launch(context, &builder, sizes);
     unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(terminator);
+    attribute_workgroup_memory(context, terminator, &tiles)?;
 
     // Innermost first, so each loop is still in place when inlined.
     for &(op, dimension) in bound.iter().rev() {
@@ -188,6 +196,77 @@ pub fn insert_launch<'c>(
         IntegerAttribute::new(IntegerType::new(context, 64).into(), 0).into(),
     );
     (ids, terminator)
+}
+
+/// The shared tiles the loops under `outer` use; each must be used there
+/// only, since workgroup memory lives as long as one block.
+fn shared_tiles<'c>(outer: OperationRef<'c, 'c>) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
+    let mut tiles: Vec<OperationRef<'c, 'c>> = Vec::new();
+    outer.walk(WalkOrder::PreOrder, |op| {
+        for operand in op.operands() {
+            let Ok(result) = OperationResult::try_from(operand) else { continue };
+            let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
+            if op_name(&owner) == "memref.alloca" && owner.has_attribute(SHARED) && !tiles.contains(&owner) {
+                tiles.push(owner);
+            }
+        }
+        WalkResult::Advance
+    });
+    for &tile in &tiles {
+        let Ok(result) = tile.result(0) else { continue };
+        let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(Value::from(result).to_raw()) };
+        while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
+            let user = unsafe { OperationRef::<'c, 'c>::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)) };
+            if user != outer && !encloses(outer, user) {
+                return Err(emit_error(
+                    user.location(),
+                    "lower-loop-bindings: a shared tile is used here, outside the loops bound to the GPU that use it; bind the copy loop and the loop that reads the tile under the same outermost bound loop",
+                ));
+            }
+            operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+        }
+    }
+    Ok(tiles)
+}
+
+/// Makes each tile a workgroup attribution of the launch whose body ends
+/// in `terminator`: a body argument in GPU workgroup memory.
+fn attribute_workgroup_memory<'c>(
+    context: &'c Context,
+    terminator: OperationRef<'c, 'c>,
+    tiles: &[OperationRef<'c, 'c>],
+) -> Result<(), PassFailed> {
+    if tiles.is_empty() {
+        return Ok(());
+    }
+    let location = terminator.location();
+    let body = terminator.block().ok_or_else(|| emit_error(location, "internal: launch without body"))?;
+    let launch = body.parent_operation().ok_or_else(|| emit_error(location, "internal: body without launch"))?;
+    let workgroup = Attribute::parse(context, "#gpu.address_space<workgroup>")
+        .ok_or_else(|| emit_error(location, "internal: no gpu dialect"))?;
+    for &tile in tiles {
+        let result: Value<'c, 'c> = detach(tile.result(0).map_err(|_| emit_error(location, "internal"))?.into());
+        let local = MemRefType::try_from(result.r#type()).map_err(|_| emit_error(tile.location(), "internal"))?;
+        let shape: Option<Vec<i64>> = (0..local.rank())
+            .map(|d| match local.dim_size(d) {
+                Ok(DimSize::Static(size)) => Some(size as i64),
+                _ => None,
+            })
+            .collect();
+        let shape = shape.ok_or_else(|| {
+            emit_error(tile.location(), "lower-loop-bindings: a shared tile must have a static shape")
+        })?;
+        let shared = MemRefType::new(local.element(), &shape, None, Some(workgroup));
+        let argument = body.add_argument(shared.into(), tile.location());
+        replace_uses(result, argument);
+        erase(tile);
+    }
+    let count = body.argument_count() - 12;
+    unsafe { OperationRefMut::from_raw(launch.to_raw()) }.set_discardable_attribute(
+        "workgroup_attributions",
+        IntegerAttribute::new(IntegerType::new(context, 64).into(), count as i64).into(),
+    );
+    Ok(())
 }
 
 /// Replaces a bound loop by its body at position `lb + id`.

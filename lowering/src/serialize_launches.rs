@@ -7,19 +7,24 @@
 //! A `gpu.barrier` splits the block's work: every thread runs the code
 //! before it, then every thread the code after it (loop fission, as the
 //! CPU backends of CUDA compilers do). The barrier may sit in code every
-//! thread runs alike, also inside `scf.for` and `scf.if` without results;
-//! a thread's value that lives across a barrier is not supported.
+//! thread runs alike, also inside `scf.if` without results and `scf.for`
+//! with uniform bounds. A thread's value that lives across a barrier (an
+//! accumulator carried by the loop around it, say) is kept in scratch
+//! memory with one slot per thread. Workgroup memory becomes one buffer
+//! that the blocks reuse, one after the other.
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, replace_uses, Builder},
-    ir_query::{encloses, op_name, outermost},
+    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
+    ir_query::{encloses, holds_barrier, op_name, outermost},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
-    dialect::scf,
+    dialect::{memref, scf},
     ir::{
         block::BlockLike,
+        r#type::{DimSize, MemRefType, ShapedTypeLike},
+        BlockRef,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         Block, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -60,6 +65,21 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         .ok_or_else(|| emit_error(location, "launch without body"))?;
     let builder =
         Builder::before(context, launch).ok_or_else(|| emit_error(location, "launch is not in a block"))?.at(location);
+    // Workgroup memory: one buffer, in front of the loops over the blocks.
+    for n in 12..body.argument_count() {
+        let shared: Value<'c, 'c> =
+            detach(body.argument(n).map_err(|_| emit_error(location, "internal"))?.into());
+        let local = MemRefType::try_from(shared.r#type())
+            .map_err(|_| emit_error(location, "serialize-launches: a workgroup attribution must be a memref"))?;
+        let shape: Vec<i64> = (0..local.rank())
+            .map(|d| match local.dim_size(d) {
+                Ok(DimSize::Static(size)) => Ok(size as i64),
+                _ => Err(emit_error(location, "serialize-launches: workgroup memory must have a static shape")),
+            })
+            .collect::<Result<_, _>>()?;
+        let plain = MemRefType::new(local.element(), &shape, None, None);
+        replace_uses(shared, builder.value(memref::alloca(context, plain, &[], &[], None, location)));
+    }
     // Arguments: block ids, thread ids, grid sizes, block sizes.
     let (blocks, anchor) = nest(context, builder, &sizes[..3])?;
     let argument = |n: usize| -> Result<Value<'c, 'c>, PassFailed> {
@@ -70,11 +90,16 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         replace_uses(argument(n)?, value);
     }
     let threads = [argument(3)?, argument(4)?, argument(5)?];
-    let ops = block_ops(&body);
     let block_sizes = [sizes[3], sizes[4], sizes[5]];
-    let mut fission = Fission { context, threads, sizes: block_sizes, inside: Vec::new() };
-    fission.place(ops, anchor)?;
-    fission.check_uses()?;
+    // Scratch memory goes in front of the loops over the blocks.
+    let mut start = anchor;
+    while let Some(parent) = start.parent_operation().filter(|_| start.block() != launch.block()) {
+        start = unsafe { OperationRef::from_raw(parent.to_raw()) };
+    }
+    let mut fission = Fission { context, start, threads, sizes: block_sizes, inside: Vec::new(), nests: Vec::new() };
+    fission.demote_carried_values(&body)?;
+    fission.place(block_ops(&body), anchor)?;
+    fission.spill_across_barriers()?;
     erase(launch);
     Ok(())
 }
@@ -118,29 +143,110 @@ fn block_ops<'c>(block: &impl BlockLike<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
     ops
 }
 
-fn has_barrier(op: OperationRef<'_, '_>) -> bool {
-    let mut found = false;
-    op.walk(WalkOrder::PreOrder, |inner| {
-        found |= inner.name().as_string_ref().as_str() == Ok("gpu.barrier");
-        if found {
-            WalkResult::Interrupt
-        } else {
-            WalkResult::Advance
-        }
-    });
-    found
-}
-
 struct Fission<'c> {
     context: &'c Context,
+    /// The outermost loop over the blocks.
+    start: OperationRef<'c, 'c>,
     /// The launch body's thread ids.
     threads: [Value<'c, 'c>; 3],
     sizes: [Value<'c, 'c>; 3],
-    /// Every op placed inside a loop nest over the threads.
-    inside: Vec<OperationRef<'c, 'c>>,
+    /// Every op placed inside a loop nest over the threads, with its nest.
+    inside: Vec<(OperationRef<'c, 'c>, usize)>,
+    /// The thread ids of each nest.
+    nests: Vec<[Value<'c, 'c>; 3]>,
 }
 
 impl<'c> Fission<'c> {
+    /// Scratch memory before the launch with a slot of type `element` for
+    /// each thread of a block.
+    fn scratch(&self, element: Type<'c>) -> Result<Value<'c, 'c>, PassFailed> {
+        let location = self.start.location();
+        let builder =
+            Builder::before(self.context, self.start).ok_or_else(|| emit_error(location, "internal"))?.at(location);
+        let count = builder.mul(builder.mul(self.sizes[0], self.sizes[1]), self.sizes[2]);
+        let r#type = MemRefType::new(element, &[i64::MIN], None, None);
+        Ok(builder.value(memref::alloca(self.context, r#type, &[count], &[], None, location)))
+    }
+
+    /// The slot of thread `ids` (x fastest), computed before the builder's
+    /// anchor.
+    fn slot(&self, builder: &Builder<'c>, ids: [Value<'c, 'c>; 3]) -> Value<'c, 'c> {
+        let yz = builder.add(ids[1], builder.mul(self.sizes[1], ids[2]));
+        builder.add(ids[0], builder.mul(self.sizes[0], yz))
+    }
+
+    /// Rewrites each loop that holds a barrier and carries values into one
+    /// that keeps them in scratch memory: stored before the loop and at the
+    /// end of each iteration, loaded at its start and after it. The loads
+    /// are per-thread values like any other.
+    fn demote_carried_values(&self, body: &BlockRef<'c, 'c>) -> Result<(), PassFailed> {
+        let mut loops = Vec::new();
+        for op in block_ops(body) {
+            op.walk(WalkOrder::PostOrder, |inner| {
+                let inner = unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) };
+                if op_name(&inner) == "scf.for" && inner.result_count() > 0 && holds_barrier(inner) {
+                    loops.push(inner);
+                }
+                WalkResult::Advance
+            });
+        }
+        for op in loops {
+            self.demote(op)?;
+        }
+        Ok(())
+    }
+
+    fn demote(&self, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+        let location = op.location();
+        let internal = || emit_error(location, "internal: malformed scf.for");
+        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+        let old = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(internal)?;
+        let yielded: Vec<Value<'c, 'c>> =
+            old.terminator().ok_or_else(internal)?.operands().map(detach).collect();
+        let before = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
+        let mut scratch = Vec::new();
+        for &initial in &operands[3..] {
+            let memory = self.scratch(initial.r#type())?;
+            before.insert(memref::store(initial, memory, &[self.slot(&before, self.threads)], location));
+            scratch.push(memory);
+        }
+
+        let (region, inside) = region_with_block(
+            self.context,
+            location,
+            &[Type::index(self.context)],
+            scf::r#yield(&[], location).into(),
+        );
+        let new_loop = before.insert(scf::r#for(operands[0], operands[1], operands[2], region, location));
+        let new_body = new_loop.region(0).ok().and_then(|r| r.first_block()).ok_or_else(internal)?;
+        replace_uses(detach(old.argument(0).map_err(|_| internal())?.into()), detach(new_body.argument(0).map_err(|_| internal())?.into()));
+        for (n, &memory) in scratch.iter().enumerate() {
+            let carried = detach(old.argument(n + 1).map_err(|_| internal())?.into());
+            replace_uses(carried, inside.value(memref::load(memory, &[self.slot(&inside, self.threads)], location)));
+        }
+        let end = new_body.terminator().ok_or_else(internal)?;
+        let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+        move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
+        let at_end = Builder::before(self.context, end).ok_or_else(internal)?.at(location);
+        for (&value, &memory) in yielded.iter().zip(&scratch) {
+            at_end.insert(memref::store(value, memory, &[self.slot(&at_end, self.threads)], location));
+        }
+        let mut new_loop_mut = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };
+        for (name, attribute) in op.attributes() {
+            if let Ok(name) = name.as_string_ref().as_str() {
+                new_loop_mut.set_discardable_attribute(name, attribute);
+            }
+        }
+
+        let after = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
+        for (n, &memory) in scratch.iter().enumerate() {
+            let result = detach(op.result(n).map_err(|_| internal())?.into());
+            replace_uses(result, after.value(memref::load(memory, &[self.slot(&after, self.threads)], location)));
+        }
+        erase(op);
+        Ok(())
+    }
+
     /// Places `ops` before `anchor`: runs between barriers each in their
     /// own loops over the threads; ops holding a barrier stay outside, and
     /// their bodies are placed the same way.
@@ -150,7 +256,7 @@ impl<'c> Fission<'c> {
             if op_name(&op) == "gpu.barrier" {
                 self.run(std::mem::take(&mut pending), anchor)?;
                 erase(op);
-            } else if has_barrier(op) {
+            } else if holds_barrier(op) {
                 self.run(std::mem::take(&mut pending), anchor)?;
                 self.uniform(op)?;
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
@@ -178,7 +284,7 @@ impl<'c> Fission<'c> {
         op.operands().any(|v| {
             let v = detach(v);
             self.threads.contains(&v)
-                || pending.iter().chain(&self.inside).any(|o| o.results().any(|r| Value::from(r) == v))
+                || pending.iter().chain(self.inside.iter().map(|(o, _)| o)).any(|o| o.results().any(|r| Value::from(r) == v))
         })
     }
 
@@ -198,12 +304,16 @@ impl<'c> Fission<'c> {
     /// Moves `ops` into a fresh nest of loops over the block's threads.
     fn run(&mut self, ops: Vec<OperationRef<'c, 'c>>, anchor: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
         // What every thread computes alike stays outside, where later runs
-        // can use it too.
+        // can use it too. That includes loads at the same address for all
+        // threads: in race-free code nothing in the same run writes what
+        // they read (a thread loop's write before them needs a barrier).
         let mut threaded: Vec<OperationRef<'c, 'c>> = Vec::new();
         for op in ops {
             let name = op_name(&op);
             let pure = op.region_count() == 0
-                && (name.starts_with("arith.") || name.starts_with("index.") || name == "memref.dim");
+                && (name.starts_with("arith.")
+                    || name.starts_with("index.")
+                    || matches!(name.as_str(), "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"));
             if pure && !self.per_thread(op, &threaded) {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {
@@ -219,6 +329,8 @@ impl<'c> Fission<'c> {
             Builder::before(self.context, anchor).ok_or_else(|| emit_error(location, "internal"))?.at(location);
         let (ids, end) = nest(self.context, builder, &[self.sizes[2], self.sizes[1], self.sizes[0]])?;
         let ids = [ids[2], ids[1], ids[0]];
+        self.nests.push(ids);
+        let nest = self.nests.len() - 1;
         for &op in &ops {
             unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(end);
             op.walk(WalkOrder::PreOrder, |inner| {
@@ -228,27 +340,46 @@ impl<'c> Fission<'c> {
                 }
                 WalkResult::Advance
             });
-            self.inside.push(op);
+            self.inside.push((op, nest));
         }
         Ok(())
     }
 
-    /// A thread's value used outside its loops over the threads (after a
-    /// barrier) would need a copy per thread.
-    fn check_uses(&self) -> Result<(), PassFailed> {
-        for &op in &self.inside {
-            let nest = op.parent_operation();
+    /// A thread's value used outside its loop nest (after a barrier) goes
+    /// through scratch memory: stored where it is computed, loaded where it
+    /// is used. A use outside every nest (a loop bound around a barrier)
+    /// cannot be emulated.
+    fn spill_across_barriers(&self) -> Result<(), PassFailed> {
+        for &(op, nest) in &self.inside {
+            let around = op.parent_operation();
             for result in op.results() {
-                let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(Value::from(result).to_raw()) };
+                let value = detach(Value::from(result));
+                let mut users = Vec::new();
+                let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
                 while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
-                    let user = unsafe { OperationRef::<'c, 'c>::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)) };
-                    if !nest.is_some_and(|nest| encloses(nest, user)) {
+                    users.push(unsafe { OperationRef::<'c, 'c>::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)) });
+                    operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+                }
+                let far: Vec<OperationRef<'c, 'c>> =
+                    users.into_iter().filter(|&user| !around.is_some_and(|around| encloses(around, user))).collect();
+                if far.is_empty() {
+                    continue;
+                }
+                let memory = self.scratch(value.r#type())?;
+                let next = op.next_in_block().ok_or_else(|| emit_error(op.location(), "internal"))?;
+                let at = Builder::before(self.context, next).ok_or_else(|| emit_error(op.location(), "internal"))?;
+                at.insert(memref::store(value, memory, &[self.slot(&at, self.nests[nest])], op.location()));
+                for user in far {
+                    let Some(&(_, user_nest)) = self.inside.iter().find(|(o, _)| *o == user || encloses(*o, user))
+                    else {
                         return Err(emit_error(
                             op.location(),
-                            "serialize-launches: this per-thread value is used across a barrier, which cannot be emulated",
+                            "serialize-launches: this per-thread value is used across a barrier by code that every thread runs alike, which cannot be emulated",
                         ));
-                    }
-                    operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+                    };
+                    let at = Builder::before(self.context, user).ok_or_else(|| emit_error(user.location(), "internal"))?;
+                    let reloaded = at.value(memref::load(memory, &[self.slot(&at, self.nests[user_nest])], user.location()));
+                    unsafe { OperationRefMut::from_raw(user.to_raw()) }.replace_uses_of_with(value, reloaded);
                 }
             }
         }

@@ -2,7 +2,11 @@
 //! into an outer loop over chunks and an inner loop of `factor` positions
 //! (TensorIR's `split`), so that the inner one can go to threads with a
 //! fixed block size. The last chunk may be partial: the body runs only for
-//! positions below the original bound.
+//! positions below the original bound. By default a guard in the inner
+//! loop checks that (the inner loop keeps its constant trip count, so it
+//! can go to threads, vectors or be unrolled); with `clamp=true` the inner
+//! loop stops there instead (`min(factor, left)` positions), which keeps
+//! a sequential reduction's body free of branches.
 
 use crate::{
     axis::detach,
@@ -29,6 +33,11 @@ pub const PASS: PassDef = PassDef {
     options: &[
         PassOption { name: "loop", help: "label of the sparse_pos.for to split", required: true },
         PassOption { name: "factor", help: "positions per chunk, at least 1", required: true },
+        PassOption {
+            name: "clamp",
+            help: "true: the inner loop ends at the original bound instead of guarding its body",
+            required: false,
+        },
     ],
     dependent_dialects: "arith,scf",
     run,
@@ -45,6 +54,16 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             ),
         )
     })?;
+    let clamp = match options.get("clamp").unwrap_or("false") {
+        "true" => true,
+        "false" => false,
+        other => {
+            return Err(emit_error(
+                root.location(),
+                format!("sparse-pos-split: clamp must be true or false, got '{other}'"),
+            ))
+        }
+    };
     let loops = find_loops(root, label);
     if loops.is_empty() {
         return Err(emit_error(root.location(), format!("sparse-pos-split: no sparse_pos.for labelled \"{label}\"")));
@@ -52,12 +71,18 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
-        split(context, op, label, factor)?;
+        split(context, op, label, factor, clamp)?;
     }
     Ok(())
 }
 
-fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor: i64) -> Result<(), PassFailed> {
+fn split<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    label: &str,
+    factor: i64,
+    clamp: bool,
+) -> Result<(), PassFailed> {
     let location = op.location();
     if op.has_attribute("bind") {
         return Err(emit_error(
@@ -92,19 +117,36 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str, factor
         region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
     let outer = new_loop(&builder, format!("{label}.o"), chunks, outer_body);
     let chunk = loop_position(outer)?;
+    // Clamped, the chunk's start bounds the inner loop; guarded, it is
+    // computed inside, keeping the loops perfectly nested.
+    let clamped_start = clamp.then(|| inside_outer.mul(chunk, size));
+    let inner_upper = match clamped_start {
+        Some(start) => {
+            let left = inside_outer.sub(inside_outer.sub(upper, lower), start);
+            inside_outer.value(arith::minui(size, left, location))
+        }
+        None => size,
+    };
     let (inner_body, inside_inner) =
         region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
-    let inner = new_loop(&inside_outer, format!("{label}.i"), size, inner_body);
+    let inner = new_loop(&inside_outer, format!("{label}.i"), inner_upper, inner_body);
     let offset = loop_position(inner)?;
-    let position = inside_inner.add(lower, inside_inner.add(inside_inner.mul(chunk, size), offset));
-    let inside = inside_inner.cmp(arith::CmpiPredicate::Ult, position, upper);
-    let guard = inside_inner.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
-    let then = Block::new(&[]);
-    let end = then.append_operation(scf::r#yield(&[], location));
-    let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
-    if let Ok(region) = guard.region(0) {
-        region.append_block(then);
-    }
+    let start = clamped_start.unwrap_or_else(|| inside_inner.mul(chunk, size));
+    let position = inside_inner.add(lower, inside_inner.add(start, offset));
+    let end = if clamp {
+        inner.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator())
+            .map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) })
+            .ok_or_else(|| emit_error(location, "internal: loop without terminator"))?
+    } else {
+        let inside = inside_inner.cmp(arith::CmpiPredicate::Ult, position, upper);
+        let guard = inside_inner.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
+        let then = Block::new(&[]);
+        let end = then.append_operation(scf::r#yield(&[], location));
+        if let Ok(region) = guard.region(0) {
+            region.append_block(then);
+        }
+        unsafe { OperationRef::from_raw(end.to_raw()) }
+    };
 
     let old =
         op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;

@@ -84,3 +84,41 @@ func.func @unsafe_division(%x: memref<?xf32>, %n: index, %d: index, %a: f32) {
   }
   return
 }
+
+// -----
+
+// A loop that holds a barrier keeps a guard on the thread id: threads
+// taking different copies of the loop would wait at different barriers.
+// A guard every thread evaluates alike still moves out.
+// CHECK-LABEL: func.func @barrier
+//       CHECK: gpu.launch
+//       CHECK: scf.if %arg2 {
+//  CHECK-NEXT:   scf.for
+//       CHECK:     gpu.barrier
+//       CHECK:     %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %arg1
+//  CHECK-NEXT:     scf.if %[[IN]] {
+//       CHECK:     gpu.barrier
+//       CHECK: } else {
+//  CHECK-NEXT:   scf.for
+//       CHECK:     scf.if %[[IN2:.*]] {
+func.func @barrier(%x: memref<?xf32>, %n: index, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.for %j = %c0 to %n step %c1 {
+      gpu.barrier
+      %in = arith.cmpi ult, %tx, %n : index
+      scf.if %in {
+        memref.store %f, %x[%tx] : memref<?xf32>
+      }
+      scf.if %flag {
+        memref.store %f, %x[%j] : memref<?xf32>
+      }
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}

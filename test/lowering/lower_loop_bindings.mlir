@@ -1,5 +1,6 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=ATOMIC
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=SHARED
 
 // Rows are blocks and features threads; the grid and block sizes are the
 // loops' trip counts, the loops become block and thread ids.
@@ -22,3 +23,16 @@
 //       ATOMIC: memref.store %{{.*}} {sptir.atomic}
 //   ATOMIC-NOT: memref.store
 //       ATOMIC: gpu.terminator
+
+// Tiles that sparse-pos-cache-read made become the launch's workgroup
+// memory; the function keeps no alloca.
+//   SHARED-LABEL: func.func @csr_spmm
+//     SHARED-NOT: memref.alloca
+//         SHARED: gpu.launch {{.*}} workgroup(%[[COLS:.*]] : memref<32xi32, #gpu.address_space<workgroup>>, %[[VALS:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+//         SHARED: memref.store %{{.*}}, %[[COLS]][%{{.*}}]
+//         SHARED: memref.store %{{.*}}, %[[VALS]][%{{.*}}]
+//         SHARED: gpu.barrier
+//         SHARED: memref.load %[[COLS]]
+//         SHARED: memref.load %[[VALS]]
+//         SHARED: gpu.barrier
+//         SHARED: gpu.terminator

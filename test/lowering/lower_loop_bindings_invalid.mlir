@@ -52,3 +52,20 @@ func.func @atomic_store_is_not_an_accumulation(%out: memref<?xf32>, %n: index, %
   } {bind = "blockIdx.x", atomic}
   return
 }
+
+// -----
+// A shared tile is block memory: it cannot also be read outside the launch.
+func.func @tile_outside(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %tile = memref.alloca() {sptir.shared} : memref<4xf32>
+  %f = arith.constant 1.0 : f32
+  scf.for %t = %c0 to %c4 step %c1 {
+    memref.store %f, %tile[%t] : memref<4xf32>
+  } {bind = "threadIdx.x"}
+  // expected-error@+1 {{lower-loop-bindings: a shared tile is used here, outside the loops bound to the GPU that use it}}
+  %v = memref.load %tile[%c0] : memref<4xf32>
+  memref.store %v, %out[%c0] : memref<?xf32>
+  return
+}

@@ -60,3 +60,63 @@ func.func @fission(%out: memref<?xf32>, %tile: memref<4xf32>, %n: index) {
   return
 }
 
+
+// -----
+// Workgroup memory becomes one plain buffer in front of the block loops; a
+// thread's value used after a barrier goes through a scratch slot per
+// thread (x + 4 * (y + 1 * z)); an accumulator carried by a loop that
+// holds a barrier lives in scratch memory: stored before the loop and at
+// the end of each iteration, loaded at its start and after it.
+// CHECK-LABEL: func.func @carried
+//       CHECK: %[[TILE:.*]] = memref.alloca() : memref<4xf32>
+//       CHECK: %[[SUM:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: %[[V:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: %[[ACC:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: %[[NEXT:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: scf.for %[[T0:.*]] = %c0{{.*}} to %c4
+//       CHECK: %[[LOADED:.*]] = memref.load %arg0[%[[T0]]]
+//       CHECK: memref.store %[[LOADED]], %[[V]]
+//       CHECK: memref.store %cst, %[[SUM]]
+//       CHECK: scf.for %{{.*}} = %c0 to %arg1
+//       CHECK: scf.for %[[T1:.*]] = %c0{{.*}} to %c4
+//       CHECK: %[[A:.*]] = memref.load %[[SUM]]
+//       CHECK: memref.store %[[A]], %[[ACC]]
+//       CHECK: %[[W:.*]] = memref.load %[[V]]
+//       CHECK: memref.store %[[W]], %[[TILE]][%[[T1]]]
+//       CHECK: scf.for %[[T2:.*]] = %c0{{.*}} to %c4
+//       CHECK: %[[X:.*]] = memref.load %[[TILE]]
+//       CHECK: %[[B:.*]] = memref.load %[[ACC]]
+//       CHECK: %[[ADDED:.*]] = arith.addf %[[B]], %[[X]]
+//       CHECK: memref.store %[[ADDED]], %[[NEXT]]
+//       CHECK: scf.for %[[T3:.*]] = %c0{{.*}} to %c4
+//       CHECK: %[[C:.*]] = memref.load %[[NEXT]]
+//       CHECK: memref.store %[[C]], %[[SUM]]
+//       CHECK: scf.for %[[T4:.*]] = %c0{{.*}} to %c4
+//       CHECK: %[[RESULT:.*]] = memref.load %[[SUM]]
+//       CHECK: %[[OLD:.*]] = memref.load %[[V]]
+//       CHECK: %[[TOTAL:.*]] = arith.addf %[[RESULT]], %[[OLD]]
+//       CHECK: memref.store %[[TOTAL]], %arg0[%[[T4]]]
+//   CHECK-NOT: gpu.barrier
+func.func @carried(%out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) workgroup(%tile : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %v = memref.load %out[%tx] : memref<?xf32>
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      memref.store %v, %tile[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %e = arith.subi %c3, %tx : index
+      %x = memref.load %tile[%e] : memref<4xf32, #gpu.address_space<workgroup>>
+      %next = arith.addf %acc, %x : f32
+      gpu.barrier
+      scf.yield %next : f32
+    }
+    %total = arith.addf %sum, %v : f32
+    memref.store %total, %out[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}

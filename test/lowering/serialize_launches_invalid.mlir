@@ -18,15 +18,20 @@ func.func @divergent(%m: memref<?xf32>) {
 }
 
 // -----
-// A thread's value used after the barrier.
-func.func @across(%m: memref<?xf32>) {
+// A branch that yields values around a barrier.
+func.func @yielding(%m: memref<?xf32>, %c: i1) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-    // expected-error@+1 {{serialize-launches: this per-thread value is used across a barrier, which cannot be emulated}}
     %v = memref.load %m[%tx] : memref<?xf32>
-    gpu.barrier
-    memref.store %v, %m[%tx] : memref<?xf32>
+    // expected-error@+1 {{serialize-launches: a barrier inside this scf.if cannot be emulated}}
+    %r = scf.if %c -> f32 {
+      gpu.barrier
+      scf.yield %v : f32
+    } else {
+      scf.yield %v : f32
+    }
+    memref.store %r, %m[%tx] : memref<?xf32>
     gpu.terminator
   }
   return

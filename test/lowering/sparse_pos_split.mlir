@@ -1,4 +1,6 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4})' | FileCheck %s
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4 clamp=true})' | FileCheck %s --check-prefix=CLAMP
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4 clamp=maybe})' 2>&1 | FileCheck %s --check-prefix=BADCLAMP
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=nope factor=2})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sparse-pos-split{loop=csrmm.0 factor=2})' 2>&1 | FileCheck %s --check-prefix=BOUND
@@ -21,6 +23,21 @@
 //      CHECK: sparse_pos.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}]
 //  CHECK-NOT: sparse_pos.for "csrmm.0" spatial
 
+// Clamped: the inner loop stops at the rows left, no guard.
+//      CLAMP: sparse_pos.for "csrmm.0.o" spatial %{{.*}} to %{{.*}} {
+// CLAMP-NEXT: ^bb0(%[[CHUNK:.*]]: index):
+// CLAMP-NEXT: %[[START:.*]] = arith.muli %[[CHUNK]], %[[C4:.*]] : index
+// CLAMP-NEXT: %[[ROWS:.*]] = arith.subi %arg5, %[[LB:.*]] : index
+// CLAMP-NEXT: %[[LEFT:.*]] = arith.subi %[[ROWS]], %[[START]] : index
+// CLAMP-NEXT: %[[N:.*]] = arith.minui %[[C4]], %[[LEFT]] : index
+// CLAMP-NEXT: sparse_pos.for "csrmm.0.i" spatial %{{.*}} to %[[N]] {
+// CLAMP-NEXT: ^bb0(%[[OFF:.*]]: index):
+// CLAMP-NEXT: %[[IN:.*]] = arith.addi %[[START]], %[[OFF]]
+// CLAMP-NEXT: %[[ROW:.*]] = arith.addi %[[LB]], %[[IN]]
+//  CLAMP-NOT: scf.if
+//      CLAMP: sparse_pos.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}]
+
+// BADCLAMP: sparse-pos-split: clamp must be true or false, got 'maybe'
 // ZERO: sparse-pos-split: factor must be a positive integer, got '0'
 // MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"
 // BOUND: sparse-pos-split: loop "csrmm.0" is already bound; split before binding

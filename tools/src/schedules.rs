@@ -7,12 +7,15 @@
 /// on `threads` threads of threadIdx.x, `vector` consecutive features per
 /// thread per step (1, 2 or 4), in chunks of `threads * vector` features
 /// walked outside the non-zero loop so that each thread's sums stay in
-/// registers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// registers. With `cache` > 0 (one row a block), the row's non-zeros go
+/// through shared memory `cache` at a time: the block's threads copy a
+/// chunk of columns and values together, then each walks the chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSpmm {
     pub rows: usize,
     pub threads: usize,
     pub vector: usize,
+    pub cache: usize,
 }
 
 impl RowSpmm {
@@ -23,10 +26,37 @@ impl RowSpmm {
             self.features(&mut passes, &features);
         }
         passes.push(format!("sparse-pos-reorder{{loops={label}.2.o,{label}.1}}"));
+        if self.cache > 0 {
+            let chunk = format!("{label}.1");
+            passes.push(format!("sparse-pos-split{{loop={chunk} factor={} clamp=true}}", self.cache));
+            passes.push(format!("sparse-pos-cache-read{{loop={chunk}.i}}"));
+            let copy = format!("{chunk}.i.cache");
+            if self.cache == self.threads {
+                passes.push(format!("sparse-pos-bind{{loop={copy} to=threadIdx.x}}"));
+            } else {
+                passes.push(format!("sparse-pos-split{{loop={copy} factor={}}}", self.threads));
+                passes.push(format!("sparse-pos-bind{{loop={copy}.i to=threadIdx.x}}"));
+            }
+        }
         if self.rows > 1 {
             self.rows(&mut passes, &format!("{label}.0"), false);
         }
         passes.join(",")
+    }
+
+    /// Why this schedule cannot be built, if it cannot: the shared-memory
+    /// copy needs the whole block at its barriers (one row a block) and
+    /// whole passes of the threads over a chunk.
+    pub fn check(&self) -> Result<(), String> {
+        if self.rows == 0 || self.threads == 0 || ![1, 2, 4].contains(&self.vector) {
+            return Err(format!("ROWS and THREADS must be at least 1 and VECTOR 1, 2 or 4, got {self:?}"));
+        }
+        if self.cache > 0 && (self.rows != 1 || self.cache % self.threads != 0) {
+            return Err(format!(
+                "caching in shared memory needs ROWS 1 (the whole block meets at its barriers) and CACHE a multiple of THREADS, got {self:?}"
+            ));
+        }
+        Ok(())
     }
 
     /// The pass list for `programs::hyb_spmm` with `buckets` buckets: the
@@ -35,6 +65,7 @@ impl RowSpmm {
     /// in several buckets (column partitions, long rows), so the buckets
     /// add to C atomically, which also lets `fuse-launches` run them all
     /// in one launch.
+    /// The schedule caches nothing (`cache` is ignored).
     pub fn hyb_passes(&self, buckets: usize) -> String {
         let mut passes = Vec::new();
         self.features(&mut passes, "zero.1");
@@ -79,7 +110,7 @@ impl RowSpmm {
     pub fn for_features(feat: usize) -> RowSpmm {
         let vector = if feat % 4 == 0 { 4 } else { 1 };
         let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 32);
-        RowSpmm { rows: (128 / threads).max(1), threads, vector }
+        RowSpmm { rows: (128 / threads).max(1), threads, vector, cache: 0 }
     }
 
     /// The candidates `--tune` tries for `feat` features: threads that
@@ -96,8 +127,12 @@ impl RowSpmm {
                 for rows in [1, 2, 4, 8, 16] {
                     let block = threads * rows;
                     if (64..=512).contains(&block) || (rows == 1 && block < 64) {
-                        list.push(RowSpmm { rows, threads, vector });
+                        list.push(RowSpmm { rows, threads, vector, cache: 0 });
                     }
+                }
+                // A row a block, its non-zeros through shared memory.
+                if threads >= 32 {
+                    list.push(RowSpmm { rows: 1, threads, vector, cache: threads });
                 }
             }
         }
@@ -118,9 +153,18 @@ mod tests {
                 assert!(c.threads * c.rows <= 512, "{c:?}");
             }
         }
-        assert_eq!(RowSpmm::for_features(32), RowSpmm { rows: 16, threads: 8, vector: 4 });
-        assert_eq!(RowSpmm::for_features(7), RowSpmm { rows: 16, threads: 8, vector: 1 });
-        assert_eq!(RowSpmm::for_features(512), RowSpmm { rows: 4, threads: 32, vector: 4 });
-        assert!(RowSpmm::candidates(128).contains(&RowSpmm { rows: 4, threads: 32, vector: 4 }));
+        for feat in [1, 7, 32, 64, 128, 256, 512, 1000] {
+            for c in RowSpmm::candidates(feat) {
+                assert_eq!(c.check(), Ok(()), "{c:?}");
+            }
+        }
+        let row = |rows, threads, vector| RowSpmm { rows, threads, vector, cache: 0 };
+        assert_eq!(RowSpmm::for_features(32), row(16, 8, 4));
+        assert_eq!(RowSpmm::for_features(7), row(16, 8, 1));
+        assert_eq!(RowSpmm::for_features(512), row(4, 32, 4));
+        assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
+        assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
+        assert!(RowSpmm { cache: 32, ..row(2, 32, 1) }.check().is_err());
+        assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
     }
 }

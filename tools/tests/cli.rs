@@ -158,4 +158,15 @@ fn bench_checks_row_spmm_schedules() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches(".entry").count(), 2, "{text}");
     assert!(text.contains("ld.global.v4.b32") && text.contains("atom.global.add.f32"), "{text}");
+    // A row a block, its non-zeros through shared memory.
+    fails_with(&ptx(&["--row-spmm", "2,32,1,32"]), "needs ROWS 1");
+    fails_with(&ptx(&["--row-spmm", "1,32,1,48"]), "CACHE a multiple of THREADS");
+    fails_with(&ptx(&["--format", "hyb", "--row-spmm", "1,32,1,32"]), "not hyb");
+    let output = ptx(&["--row-spmm", "1,32,2,64"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("st.shared.b32") && text.contains("ld.shared.b32"), "{text}");
+    // Two barriers a chunk, in each version of the feature loop (16-byte
+    // vectors where aligned, scalars elsewhere).
+    assert_eq!(text.matches("bar.sync").count(), 4, "{text}");
 }

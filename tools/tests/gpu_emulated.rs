@@ -143,7 +143,7 @@ fn vectorized_row_spmm() {
     for a in matrices() {
         for feat in [5, 8, 12, 64, 130] {
             for (rows, threads, vector) in [(1, 4, 4), (2, 2, 2), (4, 8, 1), (1, 32, 4), (3, 2, 4)] {
-                let schedule = RowSpmm { rows, threads, vector };
+                let schedule = RowSpmm { rows, threads, vector, cache: 0 };
                 check(Op::Spmm, Format::Csr, &format!("{},", schedule.passes("csrmm")), &a, feat);
                 check(Op::Spmm, Format::Ell, &format!("{},", schedule.passes("ellmm")), &a, feat);
             }
@@ -228,8 +228,28 @@ fn fused_hyb_row_spmm() {
                 for (rows, threads, vector) in [(2, 2, 4), (1, 4, 1), (3, 8, 2)] {
                     let layout = Layout { col_parts, bucket_exponent, ..Layout::default() };
                     let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 17).unwrap();
-                    let passes = RowSpmm { rows, threads, vector }.hyb_passes(problem.buckets());
+                    let passes = RowSpmm { rows, threads, vector, cache: 0 }.hyb_passes(problem.buckets());
                     check_prepared(&mut problem, "", &format!("{passes},"), feat);
+                }
+            }
+        }
+    }
+}
+
+/// Row SpMM with each row's non-zeros staged through shared memory: the
+/// copy loop on the threads, barriers around the walk of each chunk, the
+/// accumulators carried across the barriers (scratch memory per thread in
+/// the emulation). Chunks longer than the block, rows longer than a chunk,
+/// empty rows, features that do not fill the lanes.
+#[test]
+fn shared_memory_row_spmm() {
+    use sptir_tools::schedules::RowSpmm;
+    for a in matrices() {
+        for feat in [1, 6, 16] {
+            for (threads, vector, cache) in [(4, 1, 4), (2, 2, 6), (4, 4, 8), (8, 1, 8)] {
+                let schedule = RowSpmm { rows: 1, threads, vector, cache };
+                for (format, label) in [(Format::Csr, "csrmm"), (Format::Ell, "ellmm")] {
+                    check(Op::Spmm, format, &format!("{},", schedule.passes(label)), &a, feat);
                 }
             }
         }

@@ -1,6 +1,7 @@
-//! Stage I schedules preserve results: CSR SpMM and SDDMM after
-//! `sparse-reorder`, `sparse-fuse` and each built-in `decompose-format`
-//! rule give the float64 reference's answer on the JIT.
+//! Schedules preserve results: CSR SpMM and SDDMM after `sparse-reorder`,
+//! `sparse-fuse`, each built-in `decompose-format` rule and the stage II
+//! split, fuse and cache-read give the float64 reference's answer on the
+//! JIT.
 
 use sptir_lowering::format_rules::BuiltinRule;
 use sptir_runtime::{cpu::CpuKernel, randomize_values, relative_error, Csr, RmatSpec};
@@ -67,6 +68,28 @@ fn fuse_keeps_results() {
     check(
         Op::Sddmm,
         "lower-sparse-iter,sparse-pos-split{loop=sddmm.2 factor=4},sparse-pos-fuse{loops=sddmm.2.o,sddmm.2.i}",
+        None,
+    );
+}
+
+#[test]
+fn cache_read_keeps_results() {
+    // Chunks of a row's non-zeros staged in tiles: clamped chunks (rows of
+    // every length, the empty matrix), guarded chunks, SDDMM's non-zeros.
+    check(
+        Op::Spmm,
+        "lower-sparse-iter,sparse-pos-split{loop=csrmm.1 factor=4 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i}",
+        None,
+    );
+    check(
+        Op::Spmm,
+        "lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},\
+         sparse-pos-split{loop=csrmm.1 factor=3},sparse-pos-cache-read{loop=csrmm.1.i}",
+        None,
+    );
+    check(
+        Op::Sddmm,
+        "lower-sparse-iter,sparse-pos-split{loop=sddmm.1 factor=2 clamp=true},sparse-pos-cache-read{loop=sddmm.1.i}",
         None,
     );
 }

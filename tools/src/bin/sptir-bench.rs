@@ -106,8 +106,10 @@ struct Args {
     schedule: Option<String>,
     /// Row-wise SpMM schedule (csr, ell, hyb) for the GPU: rows per block on
     /// threadIdx.y, threads per row on threadIdx.x, features per thread
-    /// per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR. Without
-    /// it (and without --schedule) the GPU uses one chosen from --feat.
+    /// per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR[,CACHE]:
+    /// CACHE > 0 (csr, ell; ROWS 1, a multiple of THREADS) stages each
+    /// row's non-zeros through shared memory CACHE at a time. Without it
+    /// (and without --schedule) the GPU uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
     /// GPU architecture for --device cuda and --emit ptx.
@@ -249,12 +251,18 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         return Err("--row-spmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
     }
     let row_spmm = match (&args.row_spmm, op, format) {
-        (Some(values), Op::Spmm, Format::Csr | Format::Ell | Format::Hyb) => match values[..] {
-            [rows, threads, vector] if rows >= 1 && threads >= 1 && [1, 2, 4].contains(&vector) => {
-                Some(RowSpmm { rows, threads, vector })
+        (Some(values), Op::Spmm, Format::Csr | Format::Ell | Format::Hyb) => {
+            let schedule = match values[..] {
+                [rows, threads, vector] => RowSpmm { rows, threads, vector, cache: 0 },
+                [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache },
+                _ => return Err(format!("--row-spmm: expected ROWS,THREADS,VECTOR[,CACHE], got {values:?}")),
+            };
+            schedule.check().map_err(|e| format!("--row-spmm: {e}"))?;
+            if schedule.cache > 0 && format == Format::Hyb {
+                return Err("--row-spmm: caching in shared memory applies to csr and ell, not hyb".into());
             }
-            _ => return Err(format!("--row-spmm: expected ROWS,THREADS,VECTOR with VECTOR 1, 2 or 4, got {values:?}")),
-        },
+            Some(schedule)
+        }
         (Some(_), _, _) => return Err("--row-spmm applies to spmm in csr, ell or hyb".into()),
         (None, _, _) if !gpu => None,
         (None, Op::Spmm, Format::Csr | Format::Ell | Format::Hyb)
@@ -454,10 +462,10 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     if args.device == Device::Cuda {
         match args.op {
             OpArg::Spmm => {
-                for RowSpmm { rows, threads, vector } in RowSpmm::candidates(feat) {
+                for RowSpmm { rows, threads, vector, cache } in RowSpmm::candidates(feat) {
                     list.push(Args {
                         format: FormatArg::Csr,
-                        row_spmm: Some(vec![rows, threads, vector]),
+                        row_spmm: Some(vec![rows, threads, vector, cache]),
                         ..base.clone()
                     });
                 }
@@ -514,7 +522,11 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     for candidate in candidates(args, feat) {
         try_candidate(candidate, &mut best);
     }
-    let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone());
+    // hyb takes the best row schedule without its shared-memory cache.
+    let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone()).map(|mut r| {
+        r.truncate(3);
+        r
+    });
     if let (Device::Cuda, OpArg::Spmm, Some(row_spmm)) = (args.device, args.op, row_spmm) {
         for col_parts in HYB_COL_PARTS {
             for bucket_exp in HYB_BUCKET_EXPS {
