@@ -215,7 +215,7 @@ impl<'c> Fission<'c> {
             self.context,
             location,
             &[Type::index(self.context)],
-            scf::r#yield(&[], location).into(),
+            scf::r#yield(&[], location),
         );
         let new_loop = before.insert(scf::r#for(operands[0], operands[1], operands[2], region, location));
         let new_body = new_loop.region(0).ok().and_then(|r| r.first_block()).ok_or_else(internal)?;

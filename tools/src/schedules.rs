@@ -51,7 +51,7 @@ impl RowSpmm {
         if self.rows == 0 || self.threads == 0 || ![1, 2, 4].contains(&self.vector) {
             return Err(format!("ROWS and THREADS must be at least 1 and VECTOR 1, 2 or 4, got {self:?}"));
         }
-        if self.cache > 0 && (self.rows != 1 || self.cache % self.threads != 0) {
+        if self.cache > 0 && (self.rows != 1 || !self.cache.is_multiple_of(self.threads)) {
             return Err(format!(
                 "caching in shared memory needs ROWS 1 (the whole block meets at its barriers) and CACHE a multiple of THREADS, got {self:?}"
             ));
