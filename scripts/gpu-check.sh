@@ -3,8 +3,10 @@
 # sptir-bench here with scripts/gpu-package.sh, carry build-gpu/, and run
 #   xz -dkf build-gpu/sptir-bench.xz && scripts/gpu-check.sh build-gpu/sptir-bench [graphs folder]
 # It runs SpMM and SDDMM in every format at feat 32 and 128 on the GPU,
-# verified against the float64 reference, beside cuSPARSE in the same
-# process, and prints one JSON line each; it fails if any result is wrong.
+# and SpMM in csr under row schedules with shared-memory caching (block
+# barriers, workgroup memory), verified against the float64 reference,
+# beside cuSPARSE in the same process, and prints one JSON line each; it
+# fails if any result is wrong.
 set -uo pipefail
 bench=${1:?usage: gpu-check.sh SPTIR_BENCH [GRAPHS_DIR]}
 graphs=${2:-$(dirname "$0")/../data/graphs}
@@ -18,6 +20,9 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
     for format in csr ell bsr hyb; do
       "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --baseline cusparse --reps 20 --json || status=1
     done
+  done
+  for row_spmm in 1,32,1,32 1,32,4,64 1,64,2,64; do
+    "$bench" --op spmm --format csr --matrix "$graph" --feat 32,128 --row-spmm "$row_spmm" --device cuda --baseline cusparse --reps 20 --json || status=1
   done
 done
 exit $status
