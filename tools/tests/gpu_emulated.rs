@@ -106,6 +106,14 @@ fn decomposed_formats() {
 }
 
 /// Schedules that would be wrong on a GPU are refused, with the reason.
+/// A shared-memory row schedule with four rows a block on threadIdx.y.
+const CACHED_ROWS_ON_Y: &str = "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
+    sparse-pos-split{loop=csrmm.init.1 factor=4},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},\
+    sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=4 clamp=true},\
+    sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},\
+    sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},\
+    sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},";
+
 #[test]
 fn racy_schedules_are_rejected() {
     let a = &matrices()[0];
@@ -122,6 +130,16 @@ fn racy_schedules_are_rejected() {
         ),
         // A reduction over threads without atomics.
         (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y},", "makes threads race on its outputs"),
+        // A shared-memory copy with rows on threadIdx.y: the copy and the
+        // walk would need a barrier that only some of the block reaches.
+        (Op::Spmm, CACHED_ROWS_ON_Y, "where no barrier can be reached by every thread of the block"),
+        // A copy loop left sequential: every thread would repeat its stores.
+        (
+            Op::Spmm,
+            "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
+             sparse-pos-split{loop=csrmm.1 factor=4 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},",
+            "each thread of the block would repeat it",
+        ),
     ];
     for (op, schedule, reason) in cases {
         let problem = prepare(op, Format::Csr, a, 4, Layout::default(), 1).unwrap();
