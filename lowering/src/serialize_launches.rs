@@ -23,10 +23,9 @@ use melior::{
     dialect::{memref, scf},
     ir::{
         block::BlockLike,
-        r#type::{DimSize, MemRefType, ShapedTypeLike},
-        BlockRef,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        Block, Region, RegionLike, Type, Value, ValueLike,
+        r#type::{DimSize, MemRefType, ShapedTypeLike},
+        Block, BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -67,8 +66,7 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         Builder::before(context, launch).ok_or_else(|| emit_error(location, "launch is not in a block"))?.at(location);
     // Workgroup memory: one buffer, in front of the loops over the blocks.
     for n in 12..body.argument_count() {
-        let shared: Value<'c, 'c> =
-            detach(body.argument(n).map_err(|_| emit_error(location, "internal"))?.into());
+        let shared: Value<'c, 'c> = detach(body.argument(n).map_err(|_| emit_error(location, "internal"))?.into());
         let local = MemRefType::try_from(shared.r#type())
             .map_err(|_| emit_error(location, "serialize-launches: a workgroup attribution must be a memref"))?;
         let shape: Vec<i64> = (0..local.rank())
@@ -201,8 +199,7 @@ impl<'c> Fission<'c> {
         let internal = || emit_error(location, "internal: malformed scf.for");
         let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
         let old = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(internal)?;
-        let yielded: Vec<Value<'c, 'c>> =
-            old.terminator().ok_or_else(internal)?.operands().map(detach).collect();
+        let yielded: Vec<Value<'c, 'c>> = old.terminator().ok_or_else(internal)?.operands().map(detach).collect();
         let before = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
         let mut scratch = Vec::new();
         for &initial in &operands[3..] {
@@ -211,15 +208,14 @@ impl<'c> Fission<'c> {
             scratch.push(memory);
         }
 
-        let (region, inside) = region_with_block(
-            self.context,
-            location,
-            &[Type::index(self.context)],
-            scf::r#yield(&[], location),
-        );
+        let (region, inside) =
+            region_with_block(self.context, location, &[Type::index(self.context)], scf::r#yield(&[], location));
         let new_loop = before.insert(scf::r#for(operands[0], operands[1], operands[2], region, location));
         let new_body = new_loop.region(0).ok().and_then(|r| r.first_block()).ok_or_else(internal)?;
-        replace_uses(detach(old.argument(0).map_err(|_| internal())?.into()), detach(new_body.argument(0).map_err(|_| internal())?.into()));
+        replace_uses(
+            detach(old.argument(0).map_err(|_| internal())?.into()),
+            detach(new_body.argument(0).map_err(|_| internal())?.into()),
+        );
         for (n, &memory) in scratch.iter().enumerate() {
             let carried = detach(old.argument(n + 1).map_err(|_| internal())?.into());
             replace_uses(carried, inside.value(memref::load(memory, &[self.slot(&inside, self.threads)], location)));
@@ -284,7 +280,10 @@ impl<'c> Fission<'c> {
         op.operands().any(|v| {
             let v = detach(v);
             self.threads.contains(&v)
-                || pending.iter().chain(self.inside.iter().map(|(o, _)| o)).any(|o| o.results().any(|r| Value::from(r) == v))
+                || pending
+                    .iter()
+                    .chain(self.inside.iter().map(|(o, _)| o))
+                    .any(|o| o.results().any(|r| Value::from(r) == v))
         })
     }
 
@@ -313,7 +312,10 @@ impl<'c> Fission<'c> {
             let pure = op.region_count() == 0
                 && (name.starts_with("arith.")
                     || name.starts_with("index.")
-                    || matches!(name.as_str(), "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"));
+                    || matches!(
+                        name.as_str(),
+                        "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"
+                    ));
             if pure && !self.per_thread(op, &threaded) {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {
@@ -377,8 +379,10 @@ impl<'c> Fission<'c> {
                             "serialize-launches: this per-thread value is used across a barrier by code that every thread runs alike, which cannot be emulated",
                         ));
                     };
-                    let at = Builder::before(self.context, user).ok_or_else(|| emit_error(user.location(), "internal"))?;
-                    let reloaded = at.value(memref::load(memory, &[self.slot(&at, self.nests[user_nest])], user.location()));
+                    let at =
+                        Builder::before(self.context, user).ok_or_else(|| emit_error(user.location(), "internal"))?;
+                    let reloaded =
+                        at.value(memref::load(memory, &[self.slot(&at, self.nests[user_nest])], user.location()));
                     unsafe { OperationRefMut::from_raw(user.to_raw()) }.replace_uses_of_with(value, reloaded);
                 }
             }

@@ -7,7 +7,7 @@
 //! so that its writes become atomic updates.
 
 use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_pos_ops::{find_loops, loop_kind, LoopKind};
+use crate::sparse_pos_ops::{loop_kind, named_loops, LoopKind};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
@@ -56,10 +56,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             ))
         }
     };
-    let loops = find_loops(root, label);
-    if loops.is_empty() {
-        return Err(emit_error(root.location(), format!("sparse-pos-bind: no sparse_pos.for labelled \"{label}\"")));
-    }
+    let loops = named_loops("sparse-pos-bind", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {

@@ -23,7 +23,7 @@ use crate::{
     ir_builder::{erase, if_else, region_with_block, replace_uses, Builder},
     ir_query::{constant_index, defined_outside, encloses, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, find_loops, loop_position},
+    sparse_pos_ops::{constant_trip, loop_position, named_loops},
 };
 use melior::{
     dialect::{arith, memref},
@@ -41,7 +41,8 @@ use sptir_dialects::sparse_pos;
 pub const PASS: PassDef = PassDef {
     name: "SparsePosCacheRead",
     argument: "sparse-pos-cache-read",
-    description: "Stage what a loop of constant trip count reads into shared tiles, copied by a loop LABEL.cache (loop=LABEL)",
+    description:
+        "Stage what a loop of constant trip count reads into shared tiles, copied by a loop LABEL.cache (loop=LABEL)",
     options: &[PassOption { name: "loop", help: "label of the sparse_pos.for whose reads are cached", required: true }],
     dependent_dialects: "arith,memref,scf",
     run,
@@ -56,13 +57,7 @@ pub const MAX_TRIP: i64 = 1024;
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("loop").unwrap_or_default();
-    let loops = find_loops(root, label);
-    if loops.is_empty() {
-        return Err(emit_error(
-            root.location(),
-            format!("sparse-pos-cache-read: no sparse_pos.for labelled \"{label}\""),
-        ));
-    }
+    let loops = named_loops("sparse-pos-cache-read", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
@@ -128,8 +123,8 @@ fn cache<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str) -> Res
     let copied_position = inside.add(lower, slot);
     let mut clones: Vec<(Value<'c, 'c>, Value<'c, 'c>)> = vec![(position, copied_position)];
     // A clamped loop (`min(E, left)` positions) copies only its positions.
-    let in_loop = (constant_trip(op) != Some(trip))
-        .then(|| inside.cmp(arith::CmpiPredicate::Ult, copied_position, upper));
+    let in_loop =
+        (constant_trip(op) != Some(trip)).then(|| inside.cmp(arith::CmpiPredicate::Ult, copied_position, upper));
 
     let entry = entry_anchor(function).ok_or_else(|| emit_error(location, "function without body"))?;
     let entry = Builder::before(context, entry).ok_or_else(|| emit_error(location, "internal"))?.at(location);
@@ -146,8 +141,11 @@ fn cache<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str) -> Res
         for &(guard, taken) in &group[0].guards {
             let mut value = clone_slice(&inside, op, guard, &mut clones);
             if !taken {
-                let yes =
-                    inside.value(arith::constant(context, IntegerAttribute::new(inside.bool_type(), 1).into(), location));
+                let yes = inside.value(arith::constant(
+                    context,
+                    IntegerAttribute::new(inside.bool_type(), 1).into(),
+                    location,
+                ));
                 value = inside.value(arith::xori(value, yes, location));
             }
             condition = Some(match condition {
@@ -242,8 +240,13 @@ fn written_memrefs<'c>(function: OperationRef<'c, 'c>) -> Vec<Value<'c, 'c>> {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
             "sparse_pos.store" => written.extend(op.operand(1).ok().and_then(storage).map(detach)),
-            "sparse_pos.load" | "sparse_iter.match_buffer" | "sparse_iter.sparse_variable"
-            | "sparse_iter.dense_variable" | "sparse_iter.sparse_fixed" | "memref.load" | "memref.dim" => {}
+            "sparse_pos.load"
+            | "sparse_iter.match_buffer"
+            | "sparse_iter.sparse_variable"
+            | "sparse_iter.dense_variable"
+            | "sparse_iter.sparse_fixed"
+            | "memref.load"
+            | "memref.dim" => {}
             _ => written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(detach)),
         }
         WalkResult::Advance
@@ -309,7 +312,11 @@ fn computable<'c>(value: Value<'c, 'c>, op: OperationRef<'c, 'c>, position: Valu
 
 /// The conditions of the `scf.if` ops between `load` and `op` that are
 /// computable, each with whether the load is in its then branch.
-fn guards<'c>(load: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>, position: Value<'c, 'c>) -> Vec<(Value<'c, 'c>, bool)> {
+fn guards<'c>(
+    load: OperationRef<'c, 'c>,
+    op: OperationRef<'c, 'c>,
+    position: Value<'c, 'c>,
+) -> Vec<(Value<'c, 'c>, bool)> {
     let mut guards = Vec::new();
     let mut child = load;
     while let Some(parent) = child.parent_operation() {

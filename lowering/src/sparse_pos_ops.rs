@@ -35,6 +35,20 @@ pub fn find_loops<'c: 'a, 'a>(root: OperationRef<'c, 'a>, label: &str) -> Vec<Op
     found
 }
 
+/// The loops labelled `label` under `root`, at least one; `pass` prefixes
+/// the diagnostic when there is none.
+pub fn named_loops<'c: 'a, 'a>(
+    pass: &str,
+    root: OperationRef<'c, 'a>,
+    label: &str,
+) -> Result<Vec<OperationRef<'c, 'a>>, PassFailed> {
+    let loops = find_loops(root, label);
+    if loops.is_empty() {
+        return Err(emit_error(root.location(), format!("{pass}: no sparse_pos.for labelled \"{label}\"")));
+    }
+    Ok(loops)
+}
+
 /// The loop's label ("" if it has none).
 pub fn loop_label(op: OperationRef<'_, '_>) -> String {
     op.attribute("label")
@@ -180,12 +194,6 @@ pub fn two_loops<'c, 'a>(
     if first == second {
         return Err(emit_error(root.location(), format!("{pass}: loop \"{first}\" is named twice")));
     }
-    let found = |label: &str| {
-        let loops = find_loops(root, label);
-        if loops.is_empty() {
-            return Err(emit_error(root.location(), format!("{pass}: no sparse_pos.for labelled \"{label}\"")));
-        }
-        Ok((label.to_string(), loops))
-    };
+    let found = |label: &str| Ok((label.to_string(), named_loops(pass, root, label)?));
     Ok((found(first)?, found(second)?))
 }

@@ -12,7 +12,7 @@ use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{find_loops, loop_position},
+    sparse_pos_ops::{loop_position, named_loops},
 };
 use melior::{
     dialect::{arith, scf},
@@ -64,10 +64,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             ))
         }
     };
-    let loops = find_loops(root, label);
-    if loops.is_empty() {
-        return Err(emit_error(root.location(), format!("sparse-pos-split: no sparse_pos.for labelled \"{label}\"")));
-    }
+    let loops = named_loops("sparse-pos-split", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
@@ -134,7 +131,11 @@ fn split<'c>(
     let start = clamped_start.unwrap_or_else(|| inside_inner.mul(chunk, size));
     let position = inside_inner.add(lower, inside_inner.add(start, offset));
     let end = if clamp {
-        inner.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator())
+        inner
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .and_then(|b| b.terminator())
             .map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) })
             .ok_or_else(|| emit_error(location, "internal: loop without terminator"))?
     } else {

@@ -6,7 +6,7 @@
 
 use crate::{
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, find_loops},
+    sparse_pos_ops::{constant_trip, named_loops},
 };
 use melior::ir::{
     attribute::Attribute,
@@ -27,10 +27,7 @@ pub const MAX_TRIP: i64 = 64;
 
 fn run(root: melior::ir::operation::OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("loop").unwrap_or_default();
-    let loops = find_loops(root, label);
-    if loops.is_empty() {
-        return Err(emit_error(root.location(), format!("sparse-pos-unroll: no sparse_pos.for labelled \"{label}\"")));
-    }
+    let loops = named_loops("sparse-pos-unroll", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {

@@ -10,7 +10,7 @@
 use crate::{
     ir_query::op_name,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, find_loops, FOR},
+    sparse_pos_ops::{constant_trip, named_loops, FOR},
 };
 use melior::ir::{
     attribute::{Attribute, IntegerAttribute},
@@ -32,13 +32,7 @@ pub const WIDTHS: [i64; 2] = [2, 4];
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("loop").unwrap_or_default();
-    let loops = find_loops(root, label);
-    if loops.is_empty() {
-        return Err(emit_error(
-            root.location(),
-            format!("sparse-pos-vectorize: no sparse_pos.for labelled \"{label}\""),
-        ));
-    }
+    let loops = named_loops("sparse-pos-vectorize", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {

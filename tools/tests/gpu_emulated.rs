@@ -107,7 +107,8 @@ fn decomposed_formats() {
 
 /// Schedules that would be wrong on a GPU are refused, with the reason.
 /// A shared-memory row schedule with four rows a block on threadIdx.y.
-const CACHED_ROWS_ON_Y: &str = "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
+const CACHED_ROWS_ON_Y: &str =
+    "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
     sparse-pos-split{loop=csrmm.init.1 factor=4},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},\
     sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=4 clamp=true},\
     sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},\
