@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, Builder},
-    ir_query::{constant_index, defined_outside, holds_barrier, op_name, thread_dependent},
+    ir_query::{defined_outside, holds_barrier, op_name, speculatable, thread_dependent},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -81,28 +81,6 @@ fn find<'c>(root: OperationRef<'c, '_>) -> Option<Candidate<'c>> {
         WalkResult::Advance
     });
     found
-}
-
-/// Ops that may run before the loop instead of in it: they only compute,
-/// and cannot trap where the loop would not have run them.
-fn speculatable(op: &OperationRef<'_, '_>) -> bool {
-    let name = op_name(op);
-    if matches!(
-        name.as_str(),
-        "arith.divui"
-            | "arith.divsi"
-            | "arith.remui"
-            | "arith.remsi"
-            | "arith.ceildivui"
-            | "arith.ceildivsi"
-            | "arith.floordivsi"
-    ) {
-        return op.operand(1).ok().and_then(constant_index).is_some_and(|d| d != 0);
-    }
-    op.region_count() == 0
-        && (name.starts_with("arith.")
-            || name.starts_with("index.")
-            || name == "memref.extract_aligned_pointer_as_index")
 }
 
 /// The ops of `loop_op`'s body that compute `value`, in body order, if

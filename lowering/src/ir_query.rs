@@ -50,6 +50,28 @@ pub fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
     !inside
 }
 
+/// Ops that may run where the program would not have run them (before a
+/// loop, outside a guard): they only compute, and cannot trap.
+pub fn speculatable(op: &OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    if matches!(
+        name.as_str(),
+        "arith.divui"
+            | "arith.divsi"
+            | "arith.remui"
+            | "arith.remsi"
+            | "arith.ceildivui"
+            | "arith.ceildivsi"
+            | "arith.floordivsi"
+    ) {
+        return op.operand(1).ok().and_then(constant_index).is_some_and(|d| d != 0);
+    }
+    op.region_count() == 0
+        && (name.starts_with("arith.")
+            || name.starts_with("index.")
+            || name == "memref.extract_aligned_pointer_as_index")
+}
+
 /// Whether a `gpu.barrier` is nested in `op`.
 pub fn holds_barrier(op: OperationRef<'_, '_>) -> bool {
     let mut found = false;
@@ -66,8 +88,8 @@ pub fn holds_barrier(op: OperationRef<'_, '_>) -> bool {
 
 /// Whether `value` may differ between the threads of a `gpu.launch` block:
 /// whether a thread id (launch body arguments 3 to 5) reaches it, through
-/// arithmetic, loads, loop bounds. Values carried by loops or yielded by
-/// branches count as differing, conservatively.
+/// arithmetic, loads, loop bounds. Values carried by loops, yielded by
+/// branches or returned by other ops (atomics) count as differing.
 pub fn thread_dependent(value: Value<'_, '_>) -> bool {
     let mut pending = vec![crate::axis::detach(value)];
     let mut seen = Vec::new();
@@ -90,8 +112,20 @@ pub fn thread_dependent(value: Value<'_, '_>) -> bool {
                 return true;
             }
         } else if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+            // Arithmetic and reads give every thread the same value for the
+            // same operands; anything else (an atomic's old value, say) may
+            // not.
             let owner = result.owner();
-            if owner.region_count() > 0 || op_name(&owner) == "gpu.thread_id" {
+            let name = op_name(&owner);
+            let same_for_same_operands = owner.region_count() == 0
+                && (name.starts_with("arith.")
+                    || name.starts_with("index.")
+                    || name.starts_with("math.")
+                    || matches!(
+                        name.as_str(),
+                        "memref.load" | "memref.dim" | "vector.load" | "memref.extract_aligned_pointer_as_index"
+                    ));
+            if !same_for_same_operands {
                 return true;
             }
             pending.extend(owner.operands().map(crate::axis::detach));

@@ -22,9 +22,10 @@ use crate::{
 use melior::{
     dialect::{memref, scf},
     ir::{
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        r#type::{DimSize, MemRefType, ShapedTypeLike},
+        r#type::{DimSize, MemRefType, ShapedTypeLike, TypeLike},
         Block, BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -65,6 +66,17 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
     let builder =
         Builder::before(context, launch).ok_or_else(|| emit_error(location, "launch is not in a block"))?.at(location);
     // Workgroup memory: one buffer, in front of the loops over the blocks.
+    let workgroup = launch
+        .attribute("workgroup_attributions")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(0, |a| a.value() as usize);
+    if 12 + workgroup != body.argument_count() {
+        return Err(emit_error(
+            location,
+            "serialize-launches: private memory attributions are not supported (only workgroup ones)",
+        ));
+    }
     for n in 12..body.argument_count() {
         let shared: Value<'c, 'c> = detach(body.argument(n).map_err(|_| emit_error(location, "internal"))?.into());
         let local = MemRefType::try_from(shared.r#type())
@@ -199,7 +211,6 @@ impl<'c> Fission<'c> {
         let internal = || emit_error(location, "internal: malformed scf.for");
         let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
         let old = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(internal)?;
-        let yielded: Vec<Value<'c, 'c>> = old.terminator().ok_or_else(internal)?.operands().map(detach).collect();
         let before = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
         let mut scratch = Vec::new();
         for &initial in &operands[3..] {
@@ -220,6 +231,8 @@ impl<'c> Fission<'c> {
             let carried = detach(old.argument(n + 1).map_err(|_| internal())?.into());
             replace_uses(carried, inside.value(memref::load(memory, &[self.slot(&inside, self.threads)], location)));
         }
+        // Read after the replacements: a yield may pass a carried value on.
+        let yielded: Vec<Value<'c, 'c>> = old.terminator().ok_or_else(internal)?.operands().map(detach).collect();
         let end = new_body.terminator().ok_or_else(internal)?;
         let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
         move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
@@ -366,6 +379,12 @@ impl<'c> Fission<'c> {
                     users.into_iter().filter(|&user| !around.is_some_and(|around| encloses(around, user))).collect();
                 if far.is_empty() {
                     continue;
+                }
+                if value.r#type().is_mem_ref() {
+                    return Err(emit_error(
+                        op.location(),
+                        "serialize-launches: this per-thread memref is used across a barrier, which cannot be emulated",
+                    ));
                 }
                 let memory = self.scratch(value.r#type())?;
                 let next = op.next_in_block().ok_or_else(|| emit_error(op.location(), "internal"))?;

@@ -21,7 +21,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, if_else, region_with_block, replace_uses, Builder},
-    ir_query::{constant_index, defined_outside, encloses, op_name},
+    ir_query::{constant_index, defined_outside, encloses, op_name, speculatable},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{constant_trip, loop_position, named_loops},
 };
@@ -208,7 +208,8 @@ fn most_trips(op: OperationRef<'_, '_>) -> Option<i64> {
     let lower = constant_index(op.operand(0).ok()?)?;
     let result = melior::ir::operation::OperationResult::try_from(op.operand(1).ok()?).ok()?;
     let min = result.owner();
-    if !matches!(op_name(&min).as_str(), "arith.minui" | "arith.minsi") {
+    // Unsigned, like the copy's guard `p < ub`.
+    if op_name(&min) != "arith.minui" {
         return None;
     }
     let most = min.operands().filter_map(constant_index).min()?;
@@ -292,7 +293,7 @@ fn reads<'c>(op: OperationRef<'c, 'c>, position: Value<'c, 'c>, written: &[Value
     reads
 }
 
-/// Whether `value` is computed in `op` by pure arithmetic from `position`
+/// Whether `value` is computed in `op` by arithmetic that cannot trap from `position`
 /// and values defined before `op`; sets `depends` where `position` is used.
 fn computable<'c>(value: Value<'c, 'c>, op: OperationRef<'c, 'c>, position: Value<'c, 'c>, depends: &mut bool) -> bool {
     if value == position {
@@ -303,11 +304,9 @@ fn computable<'c>(value: Value<'c, 'c>, op: OperationRef<'c, 'c>, position: Valu
         return true;
     }
     let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
-    let definer = result.owner();
-    let name = op_name(&definer);
-    definer.region_count() == 0
-        && (name.starts_with("arith.") || name.starts_with("index."))
-        && definer.operands().all(|v| computable(detach(v), op, position, depends))
+    let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
+    // The copy computes indices outside the guards that protected them.
+    speculatable(&definer) && definer.operands().all(|v| computable(detach(v), op, position, depends))
 }
 
 /// The conditions of the `scf.if` ops between `load` and `op` that are

@@ -122,3 +122,33 @@ func.func @barrier(%x: memref<?xf32>, %n: index, %flag: i1) {
   }
   return
 }
+
+// -----
+
+// An atomic's old value differs between threads even at one address: a
+// loop holding a barrier keeps the guard on it.
+// CHECK-LABEL: func.func @atomic_guard
+//       CHECK: memref.atomic_rmw
+//  CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq
+//  CHECK-NEXT: scf.for
+//  CHECK-NEXT:   scf.if %[[FIRST]] {
+func.func @atomic_guard(%x: memref<?xf32>, %ctr: memref<1xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %i1 = arith.constant 1 : i32
+  %i0 = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %old = memref.atomic_rmw addi %i1, %ctr[%c0] : (i32, memref<1xi32>) -> i32
+    %first = arith.cmpi eq, %old, %i0 : i32
+    scf.for %j = %c0 to %n step %c1 {
+      scf.if %first {
+        memref.store %f, %x[%j] : memref<?xf32>
+      }
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -120,3 +120,30 @@ func.func @carried(%out: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// -----
+// A yield that passes the carried value on stores what was loaded at the
+// iteration's start.
+// CHECK-LABEL: func.func @pass_through
+//       CHECK: %[[SUM:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: memref.store %cst, %[[SUM]]
+//       CHECK: scf.for %{{.*}} = %c0 to %arg1
+//       CHECK: %[[A:.*]] = memref.load %[[SUM]]
+//       CHECK: memref.store %[[A]], %{{.*}}
+//       CHECK: %[[B:.*]] = memref.load %{{.*}}
+//       CHECK: memref.store %[[B]], %[[SUM]]
+func.func @pass_through(%out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (f32) {
+      gpu.barrier
+      scf.yield %a : f32
+    }
+    memref.store %r, %out[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -36,3 +36,18 @@ func.func @yielding(%m: memref<?xf32>, %c: i1) {
   }
   return
 }
+
+// -----
+// Private attributions would need a copy per thread.
+func.func @private(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error@+1 {{serialize-launches: private memory attributions are not supported}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) private(%p : memref<1xf32, #gpu.address_space<private>>) {
+    %v = memref.load %p[%c0] : memref<1xf32, #gpu.address_space<private>>
+    memref.store %v, %out[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
