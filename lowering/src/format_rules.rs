@@ -19,6 +19,7 @@ use crate::{
     axis::{detach, Axis, AxisKind},
     buffer::BufferDef,
     ir_builder::Builder,
+    ir_query::enclosing_function,
     pass_registry::{emit_error, PassFailed},
 };
 use melior::{
@@ -66,18 +67,6 @@ impl BuiltinRule {
             _ => Err(format!("unknown rule '{text}'; expected bsr:B, ell:K or hyb:C:W0,W1,...")),
         }
     }
-}
-
-/// The function that holds `op`.
-fn enclosing_function<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if parent.name().as_string_ref().as_str() == Ok("func.func") {
-            return Some(unsafe { OperationRef::from_raw(parent.to_raw()) });
-        }
-        current = parent.parent_operation();
-    }
-    None
 }
 
 /// Appends parameters to `function` and returns them.

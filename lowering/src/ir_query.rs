@@ -134,6 +134,29 @@ pub fn thread_dependent(value: Value<'_, '_>) -> bool {
     false
 }
 
+/// The function that holds `op`.
+pub fn enclosing_function<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if parent.name().as_string_ref().as_str() == Ok("func.func") {
+            return Some(unsafe { OperationRef::from_raw(parent.to_raw()) });
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+/// The sizes of a memref type whose every dimension is static.
+pub fn static_shape(r#type: melior::ir::r#type::MemRefType<'_>) -> Option<Vec<i64>> {
+    use melior::ir::r#type::{DimSize, ShapedTypeLike};
+    (0..r#type.rank())
+        .map(|d| match r#type.dim_size(d) {
+            Ok(DimSize::Static(size)) => Some(size as i64),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether `inner` is nested in `outer`.
 pub fn encloses(outer: OperationRef<'_, '_>, inner: OperationRef<'_, '_>) -> bool {
     let mut current = inner.parent_operation();

@@ -17,7 +17,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{accumulation, defined_outside, encloses, op_name, outermost},
+    ir_query::{accumulation, defined_outside, encloses, op_name, outermost, static_shape},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
     sparse_pos_cache_read::SHARED,
@@ -30,7 +30,7 @@ use melior::{
         operation::{
             OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
         },
-        r#type::{DimSize, IntegerType, MemRefType, ShapedTypeLike},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike},
         Block, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -247,13 +247,7 @@ fn attribute_workgroup_memory<'c>(
     for &tile in tiles {
         let result: Value<'c, 'c> = detach(tile.result(0).map_err(|_| emit_error(location, "internal"))?.into());
         let local = MemRefType::try_from(result.r#type()).map_err(|_| emit_error(tile.location(), "internal"))?;
-        let shape: Option<Vec<i64>> = (0..local.rank())
-            .map(|d| match local.dim_size(d) {
-                Ok(DimSize::Static(size)) => Some(size as i64),
-                _ => None,
-            })
-            .collect();
-        let shape = shape.ok_or_else(|| {
+        let shape = static_shape(local).ok_or_else(|| {
             emit_error(tile.location(), "lower-loop-bindings: a shared tile must have a static shape")
         })?;
         let shared = MemRefType::new(local.element(), &shape, None, Some(workgroup));

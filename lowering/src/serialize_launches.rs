@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
-    ir_query::{encloses, holds_barrier, op_name, outermost},
+    ir_query::{encloses, holds_barrier, op_name, outermost, static_shape},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -25,7 +25,7 @@ use melior::{
         attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        r#type::{DimSize, MemRefType, ShapedTypeLike, TypeLike},
+        r#type::{MemRefType, ShapedTypeLike, TypeLike},
         Block, BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -81,12 +81,8 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         let shared: Value<'c, 'c> = detach(body.argument(n).map_err(|_| emit_error(location, "internal"))?.into());
         let local = MemRefType::try_from(shared.r#type())
             .map_err(|_| emit_error(location, "serialize-launches: a workgroup attribution must be a memref"))?;
-        let shape: Vec<i64> = (0..local.rank())
-            .map(|d| match local.dim_size(d) {
-                Ok(DimSize::Static(size)) => Ok(size as i64),
-                _ => Err(emit_error(location, "serialize-launches: workgroup memory must have a static shape")),
-            })
-            .collect::<Result<_, _>>()?;
+        let shape = static_shape(local)
+            .ok_or_else(|| emit_error(location, "serialize-launches: workgroup memory must have a static shape"))?;
         let plain = MemRefType::new(local.element(), &shape, None, None);
         replace_uses(shared, builder.value(memref::alloca(context, plain, &[], &[], None, location)));
     }

@@ -20,8 +20,9 @@
 
 use crate::{
     axis::detach,
+    buffer::BufferDef,
     ir_builder::{erase, if_else, region_with_block, replace_uses, Builder},
-    ir_query::{constant_index, defined_outside, encloses, op_name, speculatable},
+    ir_query::{constant_index, defined_outside, enclosing_function, op_name, speculatable},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{constant_trip, loop_position, named_loops},
 };
@@ -216,17 +217,6 @@ fn most_trips(op: OperationRef<'_, '_>) -> Option<i64> {
     Some(most - lower)
 }
 
-fn enclosing_function<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if op_name(&parent) == "func.func" {
-            return Some(unsafe { OperationRef::from_raw(parent.to_raw()) });
-        }
-        current = parent.parent_operation();
-    }
-    None
-}
-
 /// The first op of the function's entry block.
 fn entry_anchor<'c>(function: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let block = function.region(0).ok()?.first_block()?;
@@ -255,11 +245,9 @@ fn written_memrefs<'c>(function: OperationRef<'c, 'c>) -> Vec<Value<'c, 'c>> {
     written
 }
 
-/// The memref a sparse buffer views.
+/// The memref a sparse buffer views (`None` for an allocated buffer).
 fn storage<'c>(buffer: Value<'c, '_>) -> Option<Value<'c, 'c>> {
-    let result = melior::ir::operation::OperationResult::try_from(buffer).ok()?;
-    let owner = result.owner();
-    (op_name(&owner) == "sparse_iter.match_buffer").then(|| owner.operand(0).ok().map(detach)).flatten()
+    BufferDef::read(buffer)?.values
 }
 
 /// The cacheable loads under `op`, those with equal buffer, indices and
@@ -324,20 +312,8 @@ fn guards<'c>(
             break;
         }
         if op_name(&parent) == "scf.if" {
-            let taken = parent.region(0).is_ok_and(|then| {
-                let mut inside = false;
-                let mut block = then.first_block();
-                while let Some(current) = block {
-                    let mut next = current.first_operation();
-                    while let Some(o) = next {
-                        let o: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(o.to_raw()) };
-                        inside |= o == child || encloses(o, child);
-                        next = o.next_in_block();
-                    }
-                    block = current.next_in_region();
-                }
-                inside
-            });
+            let then = parent.region(0).ok().map(|r| r.to_raw().ptr);
+            let taken = child.block().and_then(|b| b.parent_region()).map(|r| r.to_raw().ptr) == then;
             if let Ok(condition) = parent.operand(0) {
                 let condition = detach(condition);
                 if computable(condition, op, position, &mut false) {
