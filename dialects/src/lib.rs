@@ -117,3 +117,9 @@ pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -
         ))
     }
 }
+
+melior::dialect! {
+    name: "nvvm",
+    files: ["NVVMOps.td"],
+    include_directories: ["mlir/Dialect/LLVMIR"],
+}

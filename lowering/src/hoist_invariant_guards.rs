@@ -10,13 +10,14 @@
 //!
 //! The pure arithmetic computing the condition inside the loop leaves it
 //! too, except divisions by values that may be zero. A loop holding a
-//! `gpu.barrier` keeps a guard whose condition depends on the thread: all
-//! threads must reach the same barriers.
+//! `gpu.barrier` or a warp shuffle (`ir_query::holds_sync`) keeps a guard
+//! whose condition depends on the thread: all threads must reach the same
+//! barriers and shuffles.
 
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, Builder},
-    ir_query::{defined_outside, holds_barrier, op_name, speculatable, thread_dependent},
+    ir_query::{defined_outside, holds_sync, op_name, speculatable, thread_dependent},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -70,7 +71,7 @@ fn find<'c>(root: OperationRef<'c, '_>) -> Option<Candidate<'c>> {
             let Ok(condition) = inner.operand(0) else { continue };
             // Threads that take different branches around a barrier
             // would wait at different ones.
-            if holds_barrier(op) && thread_dependent(detach(condition)) {
+            if holds_sync(op) && thread_dependent(detach(condition)) {
                 continue;
             }
             if let Some(slice) = invariant_slice(detach(condition), op) {

@@ -6,13 +6,21 @@
 //! once per row. Upstream loop-invariant code motion cannot do this: it
 //! does not know that sptir's memref arguments do not alias (SparseTIR's
 //! `tir.noalias`), so any store might change any load.
+//!
+//! Then a load of such a memref that an identical load dominates reuses
+//! that load's value. A flattened access reads its row start again where
+//! it is used, and a use inside a guard (`scf.if`) cannot be hoisted
+//! without running the load where the guard would skip it; the earlier
+//! load already ran, so reusing it is safe. Accumulator indices then
+//! become loop-invariant, which `promote-accumulators` needs.
 
 use crate::{
+    ir_builder::{erase, replace_uses},
     ir_query::{defined_outside, op_name},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
-    block::BlockLike,
+    block::{BlockLike, BlockRef},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
     RegionLike, Value, ValueLike,
 };
@@ -78,5 +86,48 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             }
         }
     }
+    reuse_dominating_loads(root, &written);
     Ok(())
+}
+
+/// Replaces each load of a never-written memref by an identical earlier
+/// load in a block around it. In pre-order an op in an enclosing block is
+/// visited before the ops nested after it, so such a load dominates.
+fn reuse_dominating_loads(root: OperationRef<'_, '_>, written: &[Value<'_, '_>]) {
+    let mut loads: Vec<OperationRef> = Vec::new();
+    let mut redundant = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) != "memref.load" || !hoistable(&op, written) {
+            return WalkResult::Advance;
+        }
+        let operands: Vec<Value> = op.operands().collect();
+        let earlier = loads
+            .iter()
+            .find(|load| load.operands().collect::<Vec<Value>>() == operands && encloses_block_of(load.block(), op));
+        match earlier {
+            Some(&earlier) => redundant.push((op, earlier)),
+            None => loads.push(op),
+        }
+        WalkResult::Advance
+    });
+    for (op, earlier) in redundant {
+        if let (Ok(old), Ok(new)) = (op.result(0), earlier.result(0)) {
+            replace_uses(old.into(), new.into());
+            erase(op);
+        }
+    }
+}
+
+/// Whether `block` holds `op` or an op around it.
+fn encloses_block_of(block: Option<BlockRef<'_, '_>>, op: OperationRef<'_, '_>) -> bool {
+    let Some(block) = block else { return false };
+    let mut current = Some(op);
+    while let Some(inner) = current {
+        if inner.block() == Some(block) {
+            return true;
+        }
+        current = inner.parent_operation().map(|parent| unsafe { OperationRef::from_raw(parent.to_raw()) });
+    }
+    false
 }

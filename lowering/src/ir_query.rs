@@ -72,11 +72,16 @@ pub fn speculatable(op: &OperationRef<'_, '_>) -> bool {
             || name == "memref.extract_aligned_pointer_as_index")
 }
 
-/// Whether a `gpu.barrier` is nested in `op`.
-pub fn holds_barrier(op: OperationRef<'_, '_>) -> bool {
+/// Whether `op` holds a point that threads must reach together: a
+/// `gpu.barrier`, a `gpu.subgroup_reduce`, or a store that will become
+/// one (marked `sptir.shuffle`).
+pub fn holds_sync(op: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     op.walk(WalkOrder::PreOrder, |inner| {
-        found |= inner.name().as_string_ref().as_str() == Ok("gpu.barrier");
+        let name = inner.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        found |= matches!(name, "gpu.barrier" | "gpu.subgroup_reduce")
+            || inner.has_attribute(crate::lower_loop_bindings::SHUFFLE);
         if found {
             WalkResult::Interrupt
         } else {
@@ -91,6 +96,13 @@ pub fn holds_barrier(op: OperationRef<'_, '_>) -> bool {
 /// arithmetic, loads, loop bounds. Values carried by loops, yielded by
 /// branches or returned by other ops (atomics) count as differing.
 pub fn thread_dependent(value: Value<'_, '_>) -> bool {
+    depends_on_launch_ids(value, 3..6)
+}
+
+/// Whether `value` may differ between threads whose launch body arguments
+/// `ids` differ (3 to 5 are the thread ids x, y, z), as
+/// [`thread_dependent`] decides it.
+pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) -> bool {
     let mut pending = vec![crate::axis::detach(value)];
     let mut seen = Vec::new();
     while let Some(value) = pending.pop() {
@@ -103,7 +115,7 @@ pub fn thread_dependent(value: Value<'_, '_>) -> bool {
             let name = op_name(&parent);
             let number = argument.argument_number();
             if name == "gpu.launch" {
-                if (3..6).contains(&number) {
+                if ids.contains(&number) {
                     return true;
                 }
             } else if name == "scf.for" && number == 0 {

@@ -2,6 +2,7 @@
 //! registered with MLIR's pass registry by [`register_all_passes`], so any
 //! textual pipeline can name them.
 
+pub mod accumulation_chain;
 pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
@@ -15,8 +16,10 @@ pub mod ir_builder;
 pub mod ir_query;
 pub mod lower_atomic_accumulations;
 pub mod lower_loop_bindings;
+pub mod lower_shuffle_accumulations;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
+pub mod lower_subgroup_reductions;
 pub mod pass_registry;
 pub mod pipelines;
 pub mod promote_accumulators;
@@ -62,6 +65,8 @@ pub static PASSES: &[PassDef] = &[
     hoist_invariant_guards::PASS,
     promote_accumulators::PASS,
     lower_atomic_accumulations::PASS,
+    lower_shuffle_accumulations::PASS,
+    lower_subgroup_reductions::PASS,
     fuse_launches::PASS,
     contract_float_ops::PASS,
     hoist_invariant_loads::PASS,

@@ -6,7 +6,10 @@
 //! must be known before the launch, so their bounds must be defined outside
 //! the outermost bound loop. Loops marked `atomic` have their stores marked
 //! `sptir.atomic` for `lower-atomic-accumulations` (their bodies must
-//! accumulate: `x = x + v`). A
+//! accumulate: `x = x + v`); loops marked `shuffle` (threadIdx.x, a
+//! constant power-of-two trip count up to 32, so that each row of threads
+//! is a cluster of lanes inside one warp) have them marked `sptir.shuffle`
+//! with that count for `lower-shuffle-accumulations`. A
 //! launch whose outermost bound loop is a thread loop has a grid of one
 //! block (canonicalization folds away loops of one iteration, such as the
 //! placeholder axis of an ELL bucket). A tile that `sparse-pos-cache-read`
@@ -17,9 +20,9 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{accumulation, defined_outside, encloses, op_name, outermost, static_shape},
+    ir_query::{accumulation, constant_index, defined_outside, encloses, op_name, outermost, static_shape},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
-    sparse_pos_bind::DIMENSIONS,
+    sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
     sparse_pos_cache_read::SHARED,
 };
 use melior::{
@@ -38,6 +41,10 @@ use melior::{
 
 /// The marker of a store that other threads may update at the same time.
 pub const ATOMIC: &str = "sptir.atomic";
+
+/// The marker of a store whose sum the lanes of a cluster (its value: the
+/// cluster size) add together before one of them stores it.
+pub const SHUFFLE: &str = "sptir.shuffle";
 
 pub const PASS: PassDef = PassDef {
     name: "LowerLoopBindings",
@@ -149,8 +156,14 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
 
     // Innermost first, so each loop is still in place when inlined.
     for &(op, dimension) in bound.iter().rev() {
-        let atomic = op.has_attribute("atomic");
-        inline_loop(context, op, ids[dimension], atomic)?;
+        let marker = if op.has_attribute("atomic") {
+            Some((ATOMIC, Attribute::unit(context)))
+        } else if op.has_attribute(SHUFFLE_LOOP) {
+            Some((SHUFFLE, cluster_size(context, op, dimension)?))
+        } else {
+            None
+        };
+        inline_loop(context, op, ids[dimension], marker)?;
     }
     Ok(())
 }
@@ -263,12 +276,40 @@ fn attribute_workgroup_memory<'c>(
     Ok(())
 }
 
-/// Replaces a bound loop by its body at position `lb + id`.
+/// The trip count of a loop bound with `shuffle`, as the `sptir.shuffle`
+/// value: the block's x size, a power of two up to a warp.
+fn cluster_size<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    dimension: usize,
+) -> Result<Attribute<'c>, PassFailed> {
+    let bound = |n| op.operand(n).ok().map(detach).and_then(constant_index);
+    let trips = match (bound(0), bound(1)) {
+        (Some(lower), Some(upper)) => Some(upper - lower),
+        _ => None,
+    };
+    match trips {
+        Some(trips) if DIMENSIONS[dimension] == "threadIdx.x" && [1, 2, 4, 8, 16, 32].contains(&trips) => {
+            Ok(IntegerAttribute::new(IntegerType::new(context, 64).into(), trips).into())
+        }
+        _ => Err(emit_error(
+            op.location(),
+            format!(
+                "lower-loop-bindings: a loop whose threads add their sums in a warp shuffle must be bound to threadIdx.x and run 1, 2, 4, 8, 16 or 32 times (a constant), got {} and {}",
+                DIMENSIONS[dimension],
+                trips.map_or("a trip count not known at compile time".to_string(), |t| format!("{t} times"))
+            ),
+        )),
+    }
+}
+
+/// Replaces a bound loop by its body at position `lb + id`; marks its
+/// stores with `marker` if given.
 fn inline_loop<'c>(
     context: &'c Context,
     op: OperationRef<'c, 'c>,
     id: Value<'c, 'c>,
-    atomic: bool,
+    marker: Option<(&str, Attribute<'c>)>,
 ) -> Result<(), PassFailed> {
     let location = op.location();
     let builder =
@@ -280,19 +321,20 @@ fn inline_loop<'c>(
     if let Ok(iv) = block.argument(0) {
         replace_uses(iv.into(), position);
     }
-    if atomic {
-        mark_atomic(context, op)?;
+    if let Some((name, value)) = marker {
+        mark_accumulations(op, name, value)?;
     }
     move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), op);
     erase(op);
     Ok(())
 }
 
-/// Marks each store of an atomic loop `sptir.atomic`, after checking that
-/// it accumulates (`m[i] = m[i] + v`); `lower-atomic-accumulations` makes
-/// them atomic once the accumulators are in registers, so that each thread
-/// adds its sum once instead of once per term.
-fn mark_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+/// Marks each store of an atomic or shuffle loop, after checking that it
+/// accumulates (`m[i] = m[i] + v`); `lower-atomic-accumulations` and
+/// `lower-shuffle-accumulations` rewrite them once the accumulators are in
+/// registers, so that each thread contributes its sum once instead of
+/// once per term.
+fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribute<'c>) -> Result<(), PassFailed> {
     let mut stores = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
         if inner.name().as_string_ref().as_str() == Ok("memref.store") {
@@ -302,13 +344,13 @@ fn mark_atomic<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(),
     });
     for store in stores {
         if accumulation(store).is_none() {
+            let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
-                "lower-loop-bindings: a store in an atomic loop must add to the value it overwrites",
+                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites"),
             ));
         }
-        unsafe { OperationRefMut::from_raw(store.to_raw()) }
-            .set_discardable_attribute(ATOMIC, Attribute::unit(context));
+        unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);
     }
     Ok(())
 }

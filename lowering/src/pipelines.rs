@@ -58,7 +58,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     elements:
         "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,loop-invariant-code-motion,\
                hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,hoist-invariant-guards,canonicalize,\
-               loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
                contract-float-ops,fuse-launches",
     defaults: "",
 };
@@ -72,7 +72,7 @@ pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
     description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
     elements: "sptir-stage2-to-launches,gpu-kernel-outlining,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
-               gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
+               gpu.module(lower-subgroup-reductions,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
                gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",

@@ -10,14 +10,14 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, replace_uses, Builder},
+    ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     ir_query::{defined_outside, op_name},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
     dialect::scf,
     ir::{
-        block::BlockLike,
+        block::{BlockLike, BlockRef},
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         Block, Region, RegionLike, Value, ValueLike,
     },
@@ -60,50 +60,14 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
         return None;
     }
     let body = op.region(0).ok()?.first_block()?;
-    // The ops directly in the loop body, in order (melior cannot walk
-    // backwards).
-    let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(current) = next {
-        next = current.next_in_block();
-        ops.push(unsafe { OperationRef::from_raw(current.to_raw()) });
-    }
     let mut candidate = None;
-    for (position, &store) in ops.iter().enumerate() {
-        let load_name = match op_name(&store).as_str() {
-            "memref.store" => "memref.load",
-            "vector.store" => "vector.load",
-            _ => continue,
-        };
-        let operands: Vec<Value> = store.operands().map(detach).collect();
-        let (memref_value, indices) = (operands[1], &operands[2..]);
-        if !defined_outside(memref_value, op) || !indices.iter().all(|&i| defined_outside(i, op)) {
-            continue;
-        }
-        // The matching load, earlier in the same block.
-        let load = ops[..position].iter().rev().copied().find(|candidate_load| {
-            op_name(candidate_load) == load_name && {
-                let load_operands: Vec<Value> = candidate_load.operands().map(detach).collect();
-                load_operands[0] == memref_value && load_operands[1..] == *indices
-            }
-        });
-        let Some(load) = load else { continue };
-        // Nothing else in the loop may touch this memref.
-        let mut others = false;
-        op.walk(WalkOrder::PreOrder, |inner| {
-            let same = |o: &OperationRef| o.to_raw().ptr == inner.to_raw().ptr;
-            if !same(&load) && !same(&store) && inner.operands().any(|v| v == memref_value) {
-                others = true;
-                return WalkResult::Interrupt;
-            }
-            WalkResult::Advance
-        });
-        if !others {
-            candidate = Some((load, store, operands[0]));
+    for (block, guards) in guarded_blocks(body, Vec::new()) {
+        candidate = accumulator_in(op, block).map(|(load, store, stored)| (load, store, stored, guards));
+        if candidate.is_some() {
             break;
         }
     }
-    let (load, store, stored) = candidate?;
+    let (load, store, stored, guards) = candidate?;
 
     let location = op.location();
     let builder = Builder::before(context, op)?.at(location);
@@ -141,7 +105,13 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
         }
         unsafe { OperationRefMut::from_raw(inner.to_raw()) }.move_before(yield_op);
     }
-    unsafe { OperationRefMut::from_raw(yield_op.to_raw()) }.set_operands(&[stored]);
+    // Under guards, each guard yields the new value where it ran the store
+    // and the carried one elsewhere.
+    let mut next_value = stored;
+    for &(guard, taken) in guards.iter().rev() {
+        next_value = yield_through(context, guard, taken, next_value, accumulator)?;
+    }
+    unsafe { OperationRefMut::from_raw(yield_op.to_raw()) }.set_operands(&[next_value]);
 
     let mut new_loop_mut = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };
     for (name, attribute) in op.attributes() {
@@ -156,4 +126,106 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     erase(store);
     erase(op);
     Some(new_loop)
+}
+
+/// The blocks where a promoted access may sit: the loop body and, through
+/// `scf.if` ops without results, their branches; each with the guards
+/// around it (the `scf.if` and the region taken).
+fn guarded_blocks<'c>(
+    block: BlockRef<'c, 'c>,
+    guards: Vec<(OperationRef<'c, 'c>, usize)>,
+) -> Vec<(BlockRef<'c, 'c>, Vec<(OperationRef<'c, 'c>, usize)>)> {
+    let mut found = vec![(block, guards.clone())];
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) != "scf.if" || op.result_count() > 0 {
+            continue;
+        }
+        for taken in 0..op.region_count() {
+            let Some(inner) = op.region(taken).ok().and_then(|r| r.first_block()) else { continue };
+            let mut inner_guards = guards.clone();
+            inner_guards.push((op, taken));
+            found.extend(guarded_blocks(inner, inner_guards));
+        }
+    }
+    found
+}
+
+/// A load and a later store in `block` of one element whose memref and
+/// indices are defined outside `op`, where nothing else in `op` touches
+/// that memref; with the stored value.
+fn accumulator_in<'c>(
+    op: OperationRef<'c, 'c>,
+    block: BlockRef<'c, 'c>,
+) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>, Value<'c, 'c>)> {
+    // The ops of the block, in order (melior cannot walk backwards).
+    let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(current) = next {
+        next = current.next_in_block();
+        ops.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+    }
+    for (position, &store) in ops.iter().enumerate() {
+        let load_name = match op_name(&store).as_str() {
+            "memref.store" => "memref.load",
+            "vector.store" => "vector.load",
+            _ => continue,
+        };
+        let operands: Vec<Value> = store.operands().map(detach).collect();
+        let (memref_value, indices) = (operands[1], &operands[2..]);
+        if !defined_outside(memref_value, op) || !indices.iter().all(|&i| defined_outside(i, op)) {
+            continue;
+        }
+        let load = ops[..position].iter().rev().copied().find(|candidate_load| {
+            op_name(candidate_load) == load_name && {
+                let load_operands: Vec<Value> = candidate_load.operands().map(detach).collect();
+                load_operands[0] == memref_value && load_operands[1..] == *indices
+            }
+        });
+        let Some(load) = load else { continue };
+        let mut others = false;
+        op.walk(WalkOrder::PreOrder, |inner| {
+            let same = |o: &OperationRef| o.to_raw().ptr == inner.to_raw().ptr;
+            if !same(&load) && !same(&store) && inner.operands().any(|v| v == memref_value) {
+                others = true;
+                return WalkResult::Interrupt;
+            }
+            WalkResult::Advance
+        });
+        if !others {
+            return Some((load, store, operands[0]));
+        }
+    }
+    None
+}
+
+/// Replaces the result-less `guard` by an `scf.if` with one result that
+/// region `taken` sets to `value` and the other leaves at `carried`;
+/// returns that result.
+fn yield_through<'c>(
+    context: &'c Context,
+    guard: OperationRef<'c, 'c>,
+    taken: usize,
+    value: Value<'c, 'c>,
+    carried: Value<'c, 'c>,
+) -> Option<Value<'c, 'c>> {
+    let location = guard.location();
+    let builder = Builder::before(context, guard)?.at(location);
+    let branch = |region: usize| {
+        let block = Block::new(&[]);
+        let end = block.append_operation(scf::r#yield(&[if region == taken { value } else { carried }], location));
+        let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
+        if let Some(old) = guard.region(region).ok().and_then(|r| r.first_block()) {
+            move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
+        }
+        let new_region = Region::new();
+        new_region.append_block(block);
+        new_region
+    };
+    let condition = detach(guard.operand(0).ok()?);
+    let new_if = builder.insert(scf::r#if(condition, &[value.r#type()], branch(0), branch(1), location));
+    erase(guard);
+    Some(detach(new_if.result(0).ok()?.into()))
 }

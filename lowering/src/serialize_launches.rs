@@ -12,17 +12,25 @@
 //! accumulator carried by the loop around it, say) is kept in scratch
 //! memory with one slot per thread. Workgroup memory becomes one buffer
 //! that the blocks reuse, one after the other.
+//!
+//! A `gpu.subgroup_reduce` (an addition over clusters of contiguous lanes)
+//! splits the work the same way: each thread stores its value in scratch
+//! memory, then each adds up its cluster's slots. When the launch has no
+//! `gpu.barrier` and every cluster lies in one row of threads (its size
+//! divides the block's constant x size), only the threads of a row need
+//! to meet: the rows (y, z) become plain loops around the body and only x
+//! is split, so branches on y (a row's bounds check) may hold reductions.
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
-    ir_query::{encloses, holds_barrier, op_name, outermost, static_shape},
+    ir_builder::{erase, is_float, move_until_terminator, region_with_block, replace_uses, zero_attribute, Builder},
+    ir_query::{constant_index, encloses, holds_sync, op_name, outermost, static_shape},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
     dialect::{memref, scf},
     ir::{
-        attribute::IntegerAttribute,
+        attribute::{Attribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::{MemRefType, ShapedTypeLike, TypeLike},
@@ -95,19 +103,54 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         let n = if n < 3 { n } else { n + 3 };
         replace_uses(argument(n)?, value);
     }
-    let threads = [argument(3)?, argument(4)?, argument(5)?];
     let block_sizes = [sizes[3], sizes[4], sizes[5]];
+    let (threads, anchor, fissioned) = if rows_suffice(launch, block_sizes[0]) {
+        // Rows of threads: loops over z and y around the body, which is
+        // split over x only.
+        let (rows, inner) = nest(
+            context,
+            Builder::before(context, anchor).ok_or_else(|| emit_error(location, "internal"))?.at(location),
+            &[block_sizes[2], block_sizes[1]],
+        )?;
+        replace_uses(argument(4)?, rows[1]);
+        replace_uses(argument(5)?, rows[0]);
+        ([argument(3)?, rows[1], rows[0]], inner, 1)
+    } else {
+        ([argument(3)?, argument(4)?, argument(5)?], anchor, 3)
+    };
     // Scratch memory goes in front of the loops over the blocks.
     let mut start = anchor;
     while let Some(parent) = start.parent_operation().filter(|_| start.block() != launch.block()) {
         start = unsafe { OperationRef::from_raw(parent.to_raw()) };
     }
-    let mut fission = Fission { context, start, threads, sizes: block_sizes, inside: Vec::new(), nests: Vec::new() };
+    let mut fission =
+        Fission { context, start, threads, fissioned, sizes: block_sizes, inside: Vec::new(), nests: Vec::new() };
     fission.demote_carried_values(&body)?;
     fission.place(block_ops(&body), anchor)?;
     fission.spill_across_barriers()?;
     erase(launch);
     Ok(())
+}
+
+/// Whether the threads of a row can run apart from the other rows: the
+/// launch has no `gpu.barrier`, and each `gpu.subgroup_reduce` adds up
+/// clusters whose size divides the block's x size, a constant.
+fn rows_suffice(launch: OperationRef<'_, '_>, x_size: Value<'_, '_>) -> bool {
+    let Some(x_size) = constant_index(x_size) else { return false };
+    let mut suffice = true;
+    launch.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let cluster = || {
+            op.attribute("cluster_size").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(32, |a| a.value())
+        };
+        suffice &= match name.as_string_ref().as_str() {
+            Ok("gpu.barrier") => false,
+            Ok("gpu.subgroup_reduce") => cluster() > 0 && x_size % cluster() == 0,
+            _ => true,
+        };
+        WalkResult::Advance
+    });
+    suffice
 }
 
 /// Inserts loops over `0..sizes[i]`, nested, before the builder's anchor;
@@ -136,6 +179,18 @@ fn nest<'c>(
     Ok((ids, end.ok_or_else(|| emit_error(location, "internal: no loops"))?))
 }
 
+/// The ops before `op` in its block.
+fn ops_before<'c>(op: OperationRef<'c, 'c>) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
+    let block = op.block().ok_or_else(|| emit_error(op.location(), "internal: op without block"))?;
+    let mut ops = Vec::new();
+    let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(current) = next.filter(|&current| current != op) {
+        ops.push(current);
+        next = current.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+    }
+    Ok(ops)
+}
+
 /// The ops of a block but its terminator.
 fn block_ops<'c>(block: &impl BlockLike<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
     let mut ops = Vec::new();
@@ -153,8 +208,11 @@ struct Fission<'c> {
     context: &'c Context,
     /// The outermost loop over the blocks.
     start: OperationRef<'c, 'c>,
-    /// The launch body's thread ids.
+    /// The thread ids: the launch body's, or for x only when rows suffice,
+    /// the loops over y and z around the body.
     threads: [Value<'c, 'c>; 3],
+    /// How many of `threads` (x first) the loop nests split: 3 or 1.
+    fissioned: usize,
     sizes: [Value<'c, 'c>; 3],
     /// Every op placed inside a loop nest over the threads, with its nest.
     inside: Vec<(OperationRef<'c, 'c>, usize)>,
@@ -190,7 +248,7 @@ impl<'c> Fission<'c> {
         for op in block_ops(body) {
             op.walk(WalkOrder::PostOrder, |inner| {
                 let inner = unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) };
-                if op_name(&inner) == "scf.for" && inner.result_count() > 0 && holds_barrier(inner) {
+                if op_name(&inner) == "scf.for" && inner.result_count() > 0 && holds_sync(inner) {
                     loops.push(inner);
                 }
                 WalkResult::Advance
@@ -261,7 +319,12 @@ impl<'c> Fission<'c> {
             if op_name(&op) == "gpu.barrier" {
                 self.run(std::mem::take(&mut pending), anchor)?;
                 erase(op);
-            } else if holds_barrier(op) {
+            } else if op_name(&op) == "gpu.subgroup_reduce" {
+                let stored = self.store_for_cluster(op, &pending)?;
+                pending.extend(stored);
+                self.run(std::mem::take(&mut pending), anchor)?;
+                pending = self.add_up_cluster(op)?;
+            } else if holds_sync(op) {
                 self.run(std::mem::take(&mut pending), anchor)?;
                 self.uniform(op)?;
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
@@ -283,12 +346,97 @@ impl<'c> Fission<'c> {
         self.run(pending, anchor)
     }
 
+    /// Before the reduction `op`: the store of the thread's value into a
+    /// fresh scratch slot (left as the op's operand for `add_up_cluster`);
+    /// returns the new ops, which join the `pending` run.
+    fn store_for_cluster(
+        &self,
+        op: OperationRef<'c, 'c>,
+        pending: &[OperationRef<'c, 'c>],
+    ) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
+        let location = op.location();
+        let integer =
+            |name: &str| op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value());
+        let value = detach(op.operand(0).map_err(|_| emit_error(location, "malformed gpu.subgroup_reduce"))?);
+        let add = Attribute::parse(self.context, "#gpu<all_reduce_op add>");
+        let cluster = integer("cluster_size").unwrap_or(32);
+        if op.attribute("op").ok() != add
+            || integer("cluster_stride").unwrap_or(1) != 1
+            || ![1, 2, 4, 8, 16, 32].contains(&cluster)
+            || zero_attribute(self.context, value.r#type()).is_none()
+        {
+            return Err(emit_error(
+                location,
+                "serialize-launches: only additions of scalars over contiguous clusters of 1 to 32 lanes can be emulated",
+            ));
+        }
+        let memory = self.scratch(value.r#type())?;
+        let builder = Builder::before(self.context, op).ok_or_else(|| emit_error(location, "internal"))?.at(location);
+        builder.insert(memref::store(value, memory, &[self.slot(&builder, self.threads)], location));
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_operand(0, memory);
+        Ok(ops_before(op)?.into_iter().filter(|o| !pending.contains(o)).collect())
+    }
+
+    /// Replaces the reduction `op` by the sum of its cluster's slots; returns
+    /// the new ops, which the next run over the threads takes.
+    fn add_up_cluster(&self, op: OperationRef<'c, 'c>) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
+        let location = op.location();
+        let internal = || emit_error(location, "internal: malformed gpu.subgroup_reduce");
+        let memory = detach(op.operand(0).map_err(|_| internal())?);
+        let result: Value<'c, 'c> = detach(op.result(0).map_err(|_| internal())?.into());
+        let cluster = op
+            .attribute("cluster_size")
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map_or(32, |a| a.value());
+        let builder = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
+        // Lanes are consecutive thread slots; a cluster starts at a multiple
+        // of its size.
+        let slot = self.slot(&builder, self.threads);
+        let size = builder.index(cluster);
+        let first = builder.sub(slot, builder.rem(slot, size));
+        let zero = builder.value(melior::dialect::arith::constant(
+            self.context,
+            zero_attribute(self.context, result.r#type()).ok_or_else(internal)?,
+            location,
+        ));
+        let body = Block::new(&[(Type::index(self.context), location), (result.r#type(), location)]);
+        let (lane, partial) = (
+            detach(body.argument(0).map_err(|_| internal())?.into()),
+            detach(body.argument(1).map_err(|_| internal())?.into()),
+        );
+        let inside = Builder::at_end(self.context, location, &body);
+        let term = inside.value(memref::load(memory, &[inside.add(first, lane)], location));
+        let sum = if is_float(result.r#type()) {
+            inside.value(melior::dialect::arith::addf(partial, term, location))
+        } else {
+            inside.value(melior::dialect::arith::addi(partial, term, location))
+        };
+        body.append_operation(scf::r#yield(&[sum], location));
+        let region = Region::new();
+        region.append_block(body);
+        let total = builder.insert(
+            melior::ir::operation::OperationBuilder::new("scf.for", location)
+                .add_operands(&[builder.index(0), size, builder.index(1), zero])
+                .add_results(&[result.r#type()])
+                .add_regions([region])
+                .build()
+                .map_err(|_| internal())?,
+        );
+        replace_uses(result, detach(total.result(0).map_err(|_| internal())?.into()));
+        // Everything before the reduction in its block is new: what came
+        // before has been placed already.
+        let new_ops = ops_before(op)?;
+        erase(op);
+        Ok(new_ops)
+    }
+
     /// Whether an operand of `op` is a thread id, or a result of an op
     /// already in a loop nest over the threads or in `pending`.
     fn per_thread(&self, op: OperationRef<'c, 'c>, pending: &[OperationRef<'c, 'c>]) -> bool {
         op.operands().any(|v| {
             let v = detach(v);
-            self.threads.contains(&v)
+            self.threads[..self.fissioned].contains(&v)
                 || pending
                     .iter()
                     .chain(self.inside.iter().map(|(o, _)| o))
@@ -338,8 +486,14 @@ impl<'c> Fission<'c> {
         let location = ops[0].location();
         let builder =
             Builder::before(self.context, anchor).ok_or_else(|| emit_error(location, "internal"))?.at(location);
-        let (ids, end) = nest(self.context, builder, &[self.sizes[2], self.sizes[1], self.sizes[0]])?;
-        let ids = [ids[2], ids[1], ids[0]];
+        let ids = if self.fissioned == 3 {
+            let (ids, end) = nest(self.context, builder, &[self.sizes[2], self.sizes[1], self.sizes[0]])?;
+            ([ids[2], ids[1], ids[0]], end)
+        } else {
+            let (ids, end) = nest(self.context, builder, &[self.sizes[0]])?;
+            ([ids[0], self.threads[1], self.threads[2]], end)
+        };
+        let (ids, end) = ids;
         self.nests.push(ids);
         let nest = self.nests.len() - 1;
         for &op in &ops {

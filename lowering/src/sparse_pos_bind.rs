@@ -4,7 +4,10 @@
 //!
 //! Binding a reduction loop means several blocks or threads update the same
 //! outputs; that is accepted only with `atomic=true`, which marks the loop
-//! so that its writes become atomic updates.
+//! so that its writes become atomic updates, or, for `threadIdx.x`, with
+//! `shuffle=true`: the threads' partial sums are added across the warp
+//! (`gpu.subgroup_reduce`) and one thread writes the total, so the loop
+//! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
 use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, named_loops, LoopKind};
@@ -16,7 +19,8 @@ use melior::ir::{
 pub const PASS: PassDef = PassDef {
     name: "SparsePosBind",
     argument: "sparse-pos-bind",
-    description: "Bind a stage II loop to a GPU dimension (loop=LABEL to=blockIdx.x|..|threadIdx.z [atomic=true])",
+    description:
+        "Bind a stage II loop to a GPU dimension (loop=LABEL to=blockIdx.x|..|threadIdx.z [atomic=true|shuffle=true])",
     options: &[
         PassOption { name: "loop", help: "label of the sparse_pos.for to bind", required: true },
         PassOption {
@@ -29,10 +33,18 @@ pub const PASS: PassDef = PassDef {
             help: "true to allow binding a reduction loop (its writes become atomic)",
             required: false,
         },
+        PassOption {
+            name: "shuffle",
+            help: "true to allow binding a reduction loop to threadIdx.x (partial sums meet in a warp shuffle)",
+            required: false,
+        },
     ],
     dependent_dialects: "",
     run,
 };
+
+/// The marker of a loop whose threads' sums meet in a warp shuffle.
+pub const SHUFFLE_LOOP: &str = "shuffle";
 
 pub const DIMENSIONS: [&str; 6] =
     ["blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"];
@@ -46,24 +58,28 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             format!("sparse-pos-bind: cannot bind to '{to}'; expected one of {}", DIMENSIONS.join(", ")),
         ));
     }
-    let atomic = match options.get("atomic") {
-        None | Some("false") => false,
-        Some("true") => true,
+    let flag = |name: &str| match options.get(name) {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
         Some(other) => {
-            return Err(emit_error(
-                root.location(),
-                format!("sparse-pos-bind: atomic must be true or false, got '{other}'"),
-            ))
+            Err(emit_error(root.location(), format!("sparse-pos-bind: {name} must be true or false, got '{other}'")))
         }
     };
+    let (atomic, shuffle) = (flag("atomic")?, flag("shuffle")?);
+    if shuffle && (atomic || to != "threadIdx.x") {
+        return Err(emit_error(
+            root.location(),
+            format!("sparse-pos-bind: shuffle=true combines the lanes of a warp: it binds to threadIdx.x only, without atomic=true (got to={to}{})", if atomic { " atomic=true" } else { "" }),
+        ));
+    }
     let loops = named_loops("sparse-pos-bind", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
-        if loop_kind(op) == LoopKind::Reduction && !atomic {
+        if loop_kind(op) == LoopKind::Reduction && !atomic && !shuffle {
             return Err(emit_error(
                 op.location(),
-                format!("sparse-pos-bind: loop \"{label}\" is a reduction; binding it to {to} makes threads race on its outputs (pass atomic=true to make its writes atomic)"),
+                format!("sparse-pos-bind: loop \"{label}\" is a reduction; binding it to {to} makes threads race on its outputs (pass atomic=true to make its writes atomic, or shuffle=true on threadIdx.x to add the threads' sums in a warp shuffle)"),
             ));
         }
         if op.has_attribute("bind") {
@@ -73,6 +89,9 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
         if atomic {
             op.set_discardable_attribute("atomic", Attribute::unit(context));
+        }
+        if shuffle {
+            op.set_discardable_attribute(SHUFFLE_LOOP, Attribute::unit(context));
         }
     }
     Ok(())

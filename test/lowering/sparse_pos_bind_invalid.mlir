@@ -6,7 +6,7 @@
 // Threads of one reduction would race on %out.
 func.func @reduction_without_atomics(%out: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{sparse-pos-bind: loop "r" is a reduction; binding it to threadIdx.x makes threads race on its outputs (pass atomic=true to make its writes atomic)}}
+  // expected-error@+1 {{sparse-pos-bind: loop "r" is a reduction; binding it to threadIdx.x makes threads race on its outputs (pass atomic=true to make its writes atomic, or shuffle=true on threadIdx.x to add the threads' sums in a warp shuffle)}}
   sparse_pos.for "r" reduction %c0 to %n {
   ^bb0(%p: index):
   }

@@ -140,6 +140,86 @@ impl RowSpmm {
     }
 }
 
+/// The GPU schedule of a non-zero-parallel SDDMM (`STAGE1` fuses rows and
+/// columns: loops `sddmm.0` non-zeros, `sddmm.1` features): `rows`
+/// non-zeros a block on threadIdx.y, each one's dot product on `threads`
+/// lanes of threadIdx.x (a power of two up to a warp), `vector`
+/// consecutive features per lane per step. The lanes' partial sums meet
+/// in a warp shuffle and the first lane writes the result: no atomics,
+/// and the lanes of a non-zero read its rows of X and Y together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NnzSddmm {
+    pub rows: usize,
+    pub threads: usize,
+    pub vector: usize,
+}
+
+impl NnzSddmm {
+    /// The stage I schedule the loops come from.
+    pub const STAGE1: &'static str = "sparse-fuse{iteration=sddmm loops=0,1}";
+
+    /// The stage II pass list.
+    pub fn passes(&self) -> String {
+        let mut passes = vec![
+            format!("sparse-pos-split{{loop=sddmm.0 factor={}}}", self.rows),
+            "sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x}".to_string(),
+            "sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y}".to_string(),
+            format!("sparse-pos-split{{loop=sddmm.1 factor={}}}", self.threads * self.vector),
+        ];
+        let lanes = if self.vector > 1 {
+            passes.push(format!("sparse-pos-split{{loop=sddmm.1.i factor={}}}", self.vector));
+            passes.push("sparse-pos-vectorize{loop=sddmm.1.i.i}".to_string());
+            "sddmm.1.i.o"
+        } else {
+            "sddmm.1.i"
+        };
+        passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x shuffle=true}}"));
+        passes.join(",")
+    }
+
+    /// Why this schedule cannot be built, if it cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if ![1, 2, 4, 8, 16, 32].contains(&self.threads)
+            || ![1, 2, 4].contains(&self.vector)
+            || self.rows == 0
+            || self.rows * self.threads > 1024
+        {
+            return Err(format!(
+                "THREADS must be 1, 2, 4, 8, 16 or 32 (lanes of one warp), VECTOR 1, 2 or 4, ROWS at least 1 and ROWS * THREADS at most 1024, got {self:?}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// A schedule that suits `feat` features without measuring: 16-byte
+    /// vectors where the features divide into them, enough lanes to cover
+    /// the features once (up to a warp), 256 threads a block.
+    pub fn for_features(feat: usize) -> NnzSddmm {
+        let vector = if feat % 4 == 0 { 4 } else { 1 };
+        let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 32);
+        NnzSddmm { rows: 256 / threads, threads, vector }
+    }
+
+    /// The candidates `--tune` tries for `feat` features: lanes that cover
+    /// the features in one to four steps (a whole warp for more), blocks of
+    /// 128 to 512 threads.
+    pub fn candidates(feat: usize) -> Vec<NnzSddmm> {
+        let mut list = Vec::new();
+        for vector in [1, 2, 4] {
+            for threads in [4, 8, 16, 32] {
+                let step = threads * vector;
+                if step > feat.next_power_of_two().max(vector * 4) || (threads < 32 && feat.div_ceil(step) > 4) {
+                    continue;
+                }
+                for block in [128, 256, 512] {
+                    list.push(NnzSddmm { rows: block / threads, threads, vector });
+                }
+            }
+        }
+        list
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +246,23 @@ mod tests {
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
         assert!(RowSpmm { cache: 32, ..row(2, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
+    }
+
+    #[test]
+    fn sddmm_candidates_cover_every_feature_size() {
+        for feat in [1, 7, 32, 64, 128, 256, 512, 1000] {
+            let list = NnzSddmm::candidates(feat);
+            assert!(!list.is_empty(), "feat {feat}");
+            for c in list.iter().chain([&NnzSddmm::for_features(feat)]) {
+                assert_eq!(c.check(), Ok(()), "{c:?}");
+            }
+        }
+        assert_eq!(NnzSddmm::for_features(32), NnzSddmm { rows: 32, threads: 8, vector: 4 });
+        assert_eq!(NnzSddmm::for_features(7), NnzSddmm { rows: 32, threads: 8, vector: 1 });
+        assert_eq!(NnzSddmm::for_features(512), NnzSddmm { rows: 8, threads: 32, vector: 4 });
+        assert!(NnzSddmm { rows: 4, threads: 64, vector: 1 }.check().is_err());
+        assert!(NnzSddmm { rows: 64, threads: 32, vector: 1 }.check().is_err());
+        assert!(NnzSddmm { rows: 4, threads: 3, vector: 1 }.check().is_err());
+        assert!(NnzSddmm { rows: 4, threads: 8, vector: 3 }.check().is_err());
     }
 }

@@ -152,6 +152,33 @@ fn racy_schedules_are_rejected() {
     }
 }
 
+/// Warp shuffles need a constant cluster of lanes inside one warp.
+#[test]
+fn wrong_shuffles_are_rejected() {
+    let a = &matrices()[0];
+    let nonzeros = "sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
+                    sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},";
+    let cases = [
+        // The feature count is not known when the kernel is compiled.
+        ("sparse-pos-bind{loop=sddmm.1 to=threadIdx.x shuffle=true},", "a trip count not known at compile time"),
+        // More lanes than a warp has.
+        (
+            "sparse-pos-split{loop=sddmm.1 factor=64},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},",
+            "got threadIdx.x and 64 times",
+        ),
+    ];
+    for (features, reason) in cases {
+        let problem = prepare(Op::Sddmm, Format::Csr, a, 4, Layout::default(), 1).unwrap();
+        let context = create_context();
+        let mut module = problem.program(&context);
+        let pipeline = format!(
+            "builtin.module(sparse-fuse{{iteration=sddmm loops=0,1}},lower-sparse-iter,{nonzeros}{features}{GPU_LOWERING})"
+        );
+        let error = run_pipeline(&context, &mut module, &pipeline).expect_err(features);
+        assert!(error.contains(reason), "{features}: {error}");
+    }
+}
+
 /// Row-wise SpMM with features on threads in vectors, chunks outside the
 /// non-zero loop and rows on threadIdx.y: every combination verifies,
 /// whether the features divide into vectors (vector path) or not (the
@@ -184,6 +211,31 @@ fn vectorized_sddmm() {
                 &a,
                 feat,
             );
+        }
+    }
+}
+
+/// Non-zero-parallel SDDMM with each dot product on a row of lanes whose
+/// partial sums meet in a warp shuffle (`gpu.subgroup_reduce`, emulated
+/// through scratch memory): lane counts from 1 to a warp, scalar and
+/// vector steps, features that fill the lanes, leave some idle, or do not
+/// divide into vectors; blocks whose last rows fall past the non-zeros.
+#[test]
+fn warp_shuffled_sddmm() {
+    use sptir_tools::schedules::NnzSddmm;
+    for a in matrices() {
+        for feat in [1, 3, 8, 13, 64] {
+            for (rows, threads, vector) in [(8, 32, 1), (4, 8, 1), (16, 4, 4), (3, 1, 1), (8, 16, 4), (5, 2, 2)] {
+                let schedule = NnzSddmm { rows, threads, vector };
+                check_with(
+                    Op::Sddmm,
+                    Format::Csr,
+                    &format!("{},", NnzSddmm::STAGE1),
+                    &format!("{},", schedule.passes()),
+                    &a,
+                    feat,
+                );
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ use sptir_tools::{
     context::create_context,
     kernels,
     kernels::{prepare, Format, KernelError, Layout, Op, Prepared},
-    schedules::RowSpmm,
+    schedules::{NnzSddmm, RowSpmm},
 };
 use std::{process::ExitCode, time::Instant};
 
@@ -112,11 +112,20 @@ struct Args {
     /// (and without --schedule) the GPU uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
+    /// Non-zero-parallel SDDMM schedule (csr) for the GPU: non-zeros per
+    /// block on threadIdx.y, lanes per non-zero on threadIdx.x (1 to 32, a
+    /// power of two; their partial sums meet in a warp shuffle), features
+    /// per lane per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR.
+    /// Without it (and without --schedule) the GPU uses one chosen from
+    /// --feat.
+    #[arg(long, value_delimiter = ',')]
+    sddmm: Option<Vec<usize>>,
     /// GPU architecture for --device cuda and --emit ptx.
     #[arg(long, default_value = "sm_90")]
     chip: String,
     /// Search formats (csr, ell, bsr, hyb(c, k)) and, on the GPU, row-block
-    /// schedules for this matrix and feature size; print each and the best.
+    /// SpMM and non-zero-parallel SDDMM schedules for this matrix and
+    /// feature size; print each and the best.
     #[arg(long)]
     tune: bool,
     /// With --tune: write the best configuration to this file.
@@ -272,14 +281,34 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         (None, _, _) => None,
     };
+    if args.sddmm.is_some() && !gpu {
+        return Err("--sddmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
+    }
+    let nnz_sddmm = match (&args.sddmm, op, format) {
+        (Some(values), Op::Sddmm, Format::Csr) => {
+            let [rows, threads, vector] = values[..] else {
+                return Err(format!("--sddmm: expected ROWS,THREADS,VECTOR, got {values:?}"));
+            };
+            let schedule = NnzSddmm { rows, threads, vector };
+            schedule.check().map_err(|e| format!("--sddmm: {e}"))?;
+            Some(schedule)
+        }
+        (Some(_), _, _) => return Err("--sddmm applies to sddmm in csr".into()),
+        (None, Op::Sddmm, Format::Csr)
+            if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
+        {
+            Some(NnzSddmm::for_features(feat))
+        }
+        (None, _, _) => None,
+    };
     let row_passes = |r: RowSpmm| match format {
         Format::Ell => r.passes("ellmm"),
         Format::Hyb => r.hyb_passes(buckets),
         _ => r.passes("csrmm"),
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
-        (true, Op::Sddmm, Format::Csr, None, None) => {
-            (Some(SDDMM_FUSED.0.to_string()), Some(SDDMM_FUSED.1.to_string()))
+        (true, Op::Sddmm, Format::Csr, _, None) if nnz_sddmm.is_some() => {
+            (Some(NnzSddmm::STAGE1.to_string()), nnz_sddmm.map(|s| s.passes()))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
         _ => (args.stage1.clone(), args.schedule.clone()),
@@ -413,9 +442,11 @@ fn config_lines(args: &Args) -> String {
     if let Some(schedule) = &args.schedule {
         text.push_str(&format!("schedule={schedule}\n"));
     }
-    if let Some(row_spmm) = &args.row_spmm {
-        let values: Vec<String> = row_spmm.iter().map(usize::to_string).collect();
-        text.push_str(&format!("row_spmm={}\n", values.join(",")));
+    for (key, values) in [("row_spmm", &args.row_spmm), ("sddmm", &args.sddmm)] {
+        if let Some(values) = values {
+            let values: Vec<String> = values.iter().map(usize::to_string).collect();
+            text.push_str(&format!("{key}={}\n", values.join(",")));
+        }
     }
     text
 }
@@ -434,9 +465,14 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
             "bucket_exp" => args.bucket_exp = number()? as u32,
             "stage1" => args.stage1 = Some(value.trim().to_string()),
             "schedule" => args.schedule = Some(value.trim().to_string()),
-            "row_spmm" => {
+            "row_spmm" | "sddmm" => {
                 let values: Result<Vec<usize>, _> = value.split(',').map(|v| v.trim().parse::<usize>()).collect();
-                args.row_spmm = Some(values.map_err(|_| format!("bad numbers in config line '{line}'"))?);
+                let values = Some(values.map_err(|_| format!("bad numbers in config line '{line}'"))?);
+                if key.trim() == "sddmm" {
+                    args.sddmm = values;
+                } else {
+                    args.row_spmm = values;
+                }
             }
             other => return Err(format!("unknown config key '{other}'")),
         }
@@ -451,7 +487,7 @@ const HYB_BUCKET_EXPS: [u32; 4] = [2, 3, 4, 5];
 
 /// `args` without the schedule knobs --tune sets itself.
 fn candidate_base(args: &Args) -> Args {
-    Args { tune: false, schedule: None, stage1: None, row_spmm: None, ..args.clone() }
+    Args { tune: false, schedule: None, stage1: None, row_spmm: None, sddmm: None, ..args.clone() }
 }
 
 /// The candidates --tune tries.
@@ -471,6 +507,13 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
                 }
             }
             OpArg::Sddmm => {
+                for NnzSddmm { rows, threads, vector } in NnzSddmm::candidates(feat) {
+                    list.push(Args {
+                        format: FormatArg::Csr,
+                        sddmm: Some(vec![rows, threads, vector]),
+                        ..base.clone()
+                    });
+                }
                 for rows in [2, 4, 8, 16] {
                     let schedule = format!(
                         "sparse-pos-split{{loop=sddmm.0 factor={rows}}},sparse-pos-bind{{loop=sddmm.0.o to=blockIdx.x}},sparse-pos-bind{{loop=sddmm.0.i to=threadIdx.y}}"

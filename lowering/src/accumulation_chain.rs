@@ -1,0 +1,248 @@
+//! An accumulation at stage III, `store (old + terms), m[i]` where `old`
+//! was loaded from `m[i]` before the additions (possibly through a
+//! register accumulation: loops and conditionals that only add), taken
+//! apart so that the terms can be combined across threads: atomically
+//! (`lower-atomic-accumulations`) or in a warp shuffle
+//! (`lower-shuffle-accumulations`).
+
+use crate::{
+    axis::detach,
+    ir_builder::{erase, replace_uses, Builder},
+    ir_query::{op_name, use_count},
+    pass_registry::{emit_error, PassFailed},
+};
+use melior::{
+    dialect::arith,
+    ir::{
+        attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+        block::{BlockArgument, BlockLike},
+        operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+        r#type::TypeLike,
+        RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+/// A store of an accumulation whose additions now start from zero.
+pub struct Split<'c> {
+    /// The sum of the terms alone (of the vector type for a vector store).
+    pub terms: Value<'c, 'c>,
+    /// The load of the old value; nothing uses it any more.
+    pub init: OperationRef<'c, 'c>,
+    /// The stored memref and indices.
+    pub place: Vec<Value<'c, 'c>>,
+    /// The scalar element type.
+    pub element_type: Type<'c>,
+    /// `old + terms` when it was a single addition, now dead.
+    dead: Option<OperationRef<'c, 'c>>,
+}
+
+impl<'c> Split<'c> {
+    /// Erases the store, the old value's load and what only they used.
+    pub fn finish(self, store: OperationRef<'c, 'c>) {
+        erase(store);
+        if let Some(add) = self.dead {
+            erase(add);
+        }
+        erase(self.init);
+    }
+}
+
+/// Takes the accumulation that `store` ends apart: the load of the old
+/// value is replaced by zero (-0.0 for floats, the identity of addition)
+/// in the chain of additions, so that the stored value is the terms alone.
+pub fn split_accumulation<'c>(
+    context: &'c Context,
+    store: OperationRef<'c, 'c>,
+    pass: &str,
+) -> Result<Split<'c>, PassFailed> {
+    let location = store.location();
+    let name = op_name(&store);
+    let load_name = match name.as_str() {
+        "memref.store" => "memref.load",
+        "vector.store" => "vector.load",
+        _ => return Err(emit_error(location, format!("{pass}: '{name}' is not an accumulation it can rewrite"))),
+    };
+    let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
+    let (sum, place) = (operands[0], &operands[1..]);
+    let is_init =
+        |op: &OperationRef<'_, '_>| op_name(op) == load_name && op.operands().map(detach).collect::<Vec<_>>() == place;
+    let init = find_init(sum, &is_init)
+        .filter(|init| {
+            let mut chain = Chain::default();
+            chain.adds_once(sum, result(*init)) && chain.closed(store)
+        })
+        .ok_or_else(|| {
+            emit_error(location, format!("{pass}: the stored value is not the element's old value plus other terms"))
+        })?;
+    let lanes = vector_lanes(sum.r#type());
+    let element_type = match lanes {
+        Some(_) => unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(sum.r#type().to_raw())) },
+        None => sum.r#type(),
+    };
+    // `init + v` directly (nothing promoted) is just `v`.
+    let direct = OperationResult::try_from(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
+    let direct = match direct {
+        Some(add) if matches!(op_name(&add).as_str(), "arith.addf" | "arith.addi") && use_count(sum) == 1 => {
+            match (add.operand(0).map(detach), add.operand(1).map(detach)) {
+                (Ok(a), Ok(b)) if a == result(init) && b != result(init) => Some((add, b)),
+                (Ok(a), Ok(b)) if b == result(init) && a != result(init) => Some((add, a)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let (terms, dead) = match direct {
+        Some((add, addend)) => (addend, Some(add)),
+        None => {
+            let float = crate::ir_builder::is_float(element_type);
+            let zero = if float {
+                FloatAttribute::new(context, element_type, -0.0).into()
+            } else {
+                IntegerAttribute::new(element_type, 0).into()
+            };
+            let zero = match lanes {
+                Some(_) => DenseElementsAttribute::new(sum.r#type(), &[zero])
+                    .map_err(|_| emit_error(location, format!("{pass}: cannot build a zero vector")))?
+                    .into(),
+                None => zero,
+            };
+            let builder = Builder::before(context, init)
+                .ok_or_else(|| emit_error(location, format!("{pass}: op is not in a block")))?
+                .at(location);
+            replace_uses(result(init), builder.value(arith::constant(context, zero, location)));
+            (sum, None)
+        }
+    };
+    Ok(Split { terms, init, place: place.to_vec(), element_type, dead })
+}
+
+/// The length of a 1-D vector type; `None` for scalars.
+pub fn vector_lanes(r#type: Type<'_>) -> Option<i64> {
+    unsafe {
+        mlir_sys::mlirTypeIsAVector(r#type.to_raw()).then(|| mlir_sys::mlirShapedTypeGetDimSize(r#type.to_raw(), 0))
+    }
+}
+
+fn result<'c>(op: OperationRef<'c, 'c>) -> Value<'c, 'c> {
+    detach(op.result(0).expect("a load has a result").into())
+}
+
+/// The load a sum of terms starts from: through additions, loop results
+/// (to the loop's initial value) and conditional results.
+fn find_init<'c>(
+    value: Value<'c, 'c>,
+    is_init: &dyn Fn(&OperationRef<'_, '_>) -> bool,
+) -> Option<OperationRef<'c, 'c>> {
+    let defined = OperationResult::try_from(value).ok()?;
+    let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
+    match op_name(&owner).as_str() {
+        _ if is_init(&owner) => Some(owner),
+        "arith.addf" | "arith.addi" => (0..2).find_map(|n| find_init(detach(owner.operand(n).ok()?), is_init)),
+        "scf.for" => find_init(detach(owner.operand(3 + defined.result_number()).ok()?), is_init),
+        "scf.if" => {
+            let yielded = yielded(owner, 0, defined.result_number())?;
+            find_init(yielded, is_init)
+        }
+        _ => None,
+    }
+}
+
+/// The `index`-th value that region `region` of `op` yields.
+fn yielded<'c>(op: OperationRef<'c, 'c>, region: usize, index: usize) -> Option<Value<'c, 'c>> {
+    let terminator = op.region(region).ok()?.first_block()?.terminator()?;
+    terminator.operand(index).ok().map(detach)
+}
+
+/// The values and ops of an accumulation chain from the old value to the
+/// stored sum.
+#[derive(Default)]
+struct Chain<'c> {
+    values: Vec<Value<'c, 'c>>,
+    ops: Vec<OperationRef<'c, 'c>>,
+}
+
+impl<'c> Chain<'c> {
+    /// Whether `value` is `base` plus terms that do not depend on it, once:
+    /// through additions (one side), loops that only add to a carried
+    /// value, and conditionals whose every branch does.
+    fn adds_once(&mut self, value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
+        self.values.push(value);
+        if value == base {
+            return true;
+        }
+        let Ok(defined) = OperationResult::try_from(value) else { return false };
+        let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
+        self.ops.push(owner);
+        let number = defined.result_number();
+        match op_name(&owner).as_str() {
+            "arith.addf" | "arith.addi" => {
+                let (Ok(a), Ok(b)) = (owner.operand(0), owner.operand(1)) else { return false };
+                let (a, b) = (detach(a), detach(b));
+                match (depends_on(a, base), depends_on(b, base)) {
+                    (true, false) => self.adds_once(a, base),
+                    (false, true) => self.adds_once(b, base),
+                    _ => false,
+                }
+            }
+            "scf.for" => {
+                let (Ok(init), Some(body)) =
+                    (owner.operand(3 + number), owner.region(0).ok().and_then(|r| r.first_block()))
+                else {
+                    return false;
+                };
+                let (Ok(carried), Some(next)) = (body.argument(1 + number), yielded(owner, 0, number)) else {
+                    return false;
+                };
+                let carried: Value<'c, 'c> = detach(BlockArgument::from(carried).into());
+                self.ops.extend(body.terminator().map(|t| unsafe { OperationRef::from_raw(t.to_raw()) }));
+                self.adds_once(detach(init), base) && self.adds_once(next, carried)
+            }
+            "scf.if" if owner.region_count() == 2 => (0..2).all(|region| {
+                let Some(terminator) =
+                    owner.region(region).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator())
+                else {
+                    return false;
+                };
+                self.ops.push(unsafe { OperationRef::from_raw(terminator.to_raw()) });
+                yielded(owner, region, number).is_some_and(|v| self.adds_once(v, base))
+            }),
+            _ => false,
+        }
+    }
+
+    /// Whether the chain's values are used only by the chain and `end`:
+    /// then starting it from zero changes nothing but the stored sum.
+    fn closed(&self, end: OperationRef<'c, 'c>) -> bool {
+        self.values.iter().all(|&value| {
+            let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
+            while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
+                let user = unsafe { mlir_sys::mlirOpOperandGetOwner(operand) };
+                if user.ptr != end.to_raw().ptr && !self.ops.iter().any(|op| op.to_raw().ptr == user.ptr) {
+                    return false;
+                }
+                operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+            }
+            true
+        })
+    }
+}
+
+/// Whether `value` is computed from `base` (through the ops that define it
+/// in the same region, conservatively: any block argument is a leaf).
+fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
+    if value == base {
+        return true;
+    }
+    let Ok(defined) = OperationResult::try_from(value) else { return false };
+    let owner = defined.owner();
+    let mut found = owner.operands().any(|operand| depends_on(detach(operand), base));
+    owner.walk(WalkOrder::PreOrder, |inner| {
+        if inner.operands().any(|operand| operand == base) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}

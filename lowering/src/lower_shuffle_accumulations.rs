@@ -1,0 +1,153 @@
+//! `lower-shuffle-accumulations`: the stores `lower-loop-bindings` marked
+//! `sptir.shuffle = T` (accumulations in a reduction loop bound to
+//! threadIdx.x with `shuffle=true`, T threads a row) become one addition
+//! per row of threads: each thread's register sum (starting from zero, as
+//! in `lower-atomic-accumulations`) is added across its cluster of T lanes
+//! with `gpu.subgroup_reduce`, and the row's first thread adds the total
+//! to the element. No atomics, and one memory update per row instead of
+//! one per thread (SparseTIR's `rfactor` with a cross-thread reduction).
+//!
+//! Every thread of the cluster must reach the reduction, so no branch or
+//! loop around it may depend on threadIdx.x; the sum must be a 32-bit
+//! scalar (what a warp shuffle moves).
+
+use crate::{
+    accumulation_chain::{split_accumulation, vector_lanes},
+    axis::detach,
+    ir_builder::{if_else, Builder},
+    ir_query::{depends_on_launch_ids, op_name},
+    lower_loop_bindings::SHUFFLE,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::{arith, memref, ods::gpu},
+    ir::{
+        attribute::{Attribute, IntegerAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        r#type::{IntegerType, TypeLike},
+        Value, ValueLike,
+    },
+    Context,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "LowerShuffleAccumulations",
+    argument: "lower-shuffle-accumulations",
+    description: "Turn stores marked sptir.shuffle into one addition per row of threads of their warp-shuffled sums",
+    options: &[],
+    dependent_dialects: "arith,gpu,memref,scf",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut stores = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.has_attribute(SHUFFLE) {
+            stores.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    for store in stores {
+        lower(context, store)?;
+    }
+    Ok(())
+}
+
+fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = store.location();
+    let cluster = store
+        .attribute(SHUFFLE)
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
+        .filter(|size| [1, 2, 4, 8, 16, 32].contains(size))
+        .ok_or_else(|| {
+            emit_error(location, format!("lower-shuffle-accumulations: {SHUFFLE} must be 1, 2, 4, 8, 16 or 32"))
+        })?;
+    let thread_x = converged_thread_x(store)?;
+    let split = split_accumulation(context, store, "lower-shuffle-accumulations")?;
+    let element = split.element_type;
+    if vector_lanes(split.terms.r#type()).is_some()
+        || !(element.is_f32() || IntegerType::try_from(element).is_ok_and(|i| i.width() == 32))
+    {
+        return Err(emit_error(
+            location,
+            format!(
+                "lower-shuffle-accumulations: a warp shuffle moves 32-bit scalars; this sum is {}",
+                split.terms.r#type()
+            ),
+        ));
+    }
+    let builder = Builder::before(context, store)
+        .ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: op is not in a block"))?
+        .at(location);
+    let add_kind = Attribute::parse(context, "#gpu<all_reduce_op add>")
+        .ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: no gpu dialect"))?;
+    let total = builder.value(
+        gpu::SubgroupReduceOperation::builder(context, location)
+            .value(split.terms)
+            .op(add_kind)
+            .cluster_size(IntegerAttribute::new(IntegerType::new(context, 32).into(), cluster).into())
+            .build(),
+    );
+    let first = builder.cmp(arith::CmpiPredicate::Eq, thread_x, builder.index(0));
+    let init = split.init;
+    let place = split.place.clone();
+    if_else(
+        &builder,
+        first,
+        &[],
+        |inner| {
+            let old: Value<'c, 'c> = detach(inner.insert_clone(init).result(0).expect("a load has a result").into());
+            let new = if element.is_f32() {
+                inner.value(arith::addf(old, total, location))
+            } else {
+                inner.value(arith::addi(old, total, location))
+            };
+            inner.insert(memref::store(new, place[0], &place[1..], location));
+            Vec::new()
+        },
+        |_| Vec::new(),
+    );
+    split.finish(store);
+    Ok(())
+}
+
+/// The launch's threadIdx.x, after checking that nothing around `store`
+/// inside the launch depends on it: the whole row of threads reaches the
+/// reduction together.
+fn converged_thread_x<'c>(store: OperationRef<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
+    let location = store.location();
+    let mut current = store;
+    while let Some(parent) = current.parent_operation() {
+        let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(parent.to_raw()) };
+        let name = op_name(&parent);
+        let diverges = match name.as_str() {
+            "gpu.launch" => {
+                let body = parent
+                    .region(0)
+                    .ok()
+                    .and_then(|r| melior::ir::RegionLike::first_block(&r))
+                    .ok_or_else(|| emit_error(location, "launch without body"))?;
+                return Ok(detach(body.argument(3).map_err(|_| emit_error(location, "launch without ids"))?.into()));
+            }
+            "scf.if" => parent.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4)),
+            "scf.for" => parent.operands().take(3).any(|v| depends_on_launch_ids(detach(v), 3..4)),
+            _ => true,
+        };
+        if diverges {
+            return Err(emit_error(
+                parent.location(),
+                format!("lower-shuffle-accumulations: the threads of a row must all reach their warp shuffle, but this {name} around it may send them different ways (it depends on threadIdx.x, or is not an scf.if or scf.for)"),
+            ));
+        }
+        current = parent;
+    }
+    Err(emit_error(
+        location,
+        "lower-shuffle-accumulations: a store marked for a warp shuffle must be inside a gpu.launch",
+    ))
+}
