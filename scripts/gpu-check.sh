@@ -4,7 +4,8 @@
 #   xz -dkf build-gpu/sptir-bench.xz && scripts/gpu-check.sh build-gpu/sptir-bench [graphs folder]
 # It runs SpMM and SDDMM in every format at feat 32 and 128 on the GPU,
 # and SpMM in csr under row schedules with shared-memory caching (block
-# barriers, workgroup memory), verified against the float64 reference,
+# barriers, workgroup memory) and SDDMM under warp-shuffle schedules,
+# verified against the float64 reference,
 # beside cuSPARSE in the same process, and prints one JSON line each; it
 # fails if any result is wrong.
 set -uo pipefail
@@ -20,6 +21,10 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
     for format in csr ell bsr hyb; do
       "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --baseline cusparse --reps 20 --json || status=1
     done
+  done
+  # SDDMM with each non-zero on a row of lanes that meet in warp shuffles.
+  for sddmm in 32,8,4 16,16,1 8,32,4 3,8,1; do
+    "$bench" --op sddmm --format csr --matrix "$graph" --feat 32,128 --sddmm "$sddmm" --device cuda --baseline cusparse --reps 20 --json || status=1
   done
   for row_spmm in 1,32,1,32 1,32,4,64 1,64,2,64; do
     "$bench" --op spmm --format csr --matrix "$graph" --feat 32,128 --row-spmm "$row_spmm" --device cuda --baseline cusparse --reps 20 --json || status=1

@@ -118,6 +118,9 @@ pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -
     }
 }
 
+// Typed builders for upstream NVVM ops (warp shuffles, lane ids), which
+// melior does not generate itself; only `lower-subgroup-reductions` uses
+// them.
 melior::dialect! {
     name: "nvvm",
     files: ["NVVMOps.td"],

@@ -29,3 +29,46 @@ func.func @row(%indptr: memref<?xi32>, %a: memref<?xf32>, %c: memref<?xf32>, %i:
   }
   return
 }
+
+// A guarded read of the row start that the row already read: the guard
+// cannot be hoisted, but the earlier identical load dominates it and is
+// reused. Reads of the written memref stay; the read of %a in the else
+// branch reuses the one hoisted out of the loop from after the branch.
+// CHECK-LABEL: func.func @dominated
+//       CHECK: %[[START:.*]] = memref.load %arg0[%arg3]
+//       CHECK: %[[A:.*]] = memref.load %arg1[%arg3]
+//       CHECK: scf.for
+//       CHECK:   scf.if
+//  CHECK-NEXT:     arith.index_cast %[[START]]
+//  CHECK-NEXT:     memref.load %arg2[%arg3]
+//  CHECK-NEXT:     memref.store
+//  CHECK-NEXT:     memref.load %arg2[%arg3]
+//  CHECK-NEXT:     memref.store
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     memref.store %[[A]]
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   memref.store %[[A]]
+func.func @dominated(%indptr: memref<?xi32>, %a: memref<?xf32>, %c: memref<?xf32>, %i: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %start = memref.load %indptr[%i] : memref<?xi32>
+  scf.for %j = %c0 to %n step %c1 {
+    %s = arith.index_cast %start : i32 to index
+    %p = arith.addi %s, %j : index
+    %in = arith.cmpi ult, %p, %n : index
+    scf.if %in {
+      %again = memref.load %indptr[%i] : memref<?xi32>
+      %t = arith.index_cast %again : i32 to index
+      %x = memref.load %c[%i] : memref<?xf32>
+      memref.store %x, %c[%t] : memref<?xf32>
+      %y = memref.load %c[%i] : memref<?xf32>
+      memref.store %y, %c[%p] : memref<?xf32>
+    } else {
+      %v = memref.load %a[%i] : memref<?xf32>
+      memref.store %v, %c[%p] : memref<?xf32>
+    }
+    %w = memref.load %a[%i] : memref<?xf32>
+    memref.store %w, %c[%j] : memref<?xf32>
+  }
+  return
+}

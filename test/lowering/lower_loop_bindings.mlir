@@ -1,6 +1,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=ATOMIC
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=SHARED
+// RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
 
 // Rows are blocks and features threads; the grid and block sizes are the
 // loops' trip counts, the loops become block and thread ids.
@@ -36,3 +37,10 @@
 //         SHARED: memref.load %[[VALS]]
 //         SHARED: gpu.barrier
 //         SHARED: gpu.terminator
+
+// Non-zeros on threadIdx.y, each one's features on 8 lanes of threadIdx.x
+// whose sums meet in a warp shuffle: the accumulation is marked with the
+// cluster size.
+// SHUFFLE-LABEL: func.func @sddmm_fused
+//       SHUFFLE: gpu.launch
+//       SHUFFLE: memref.store {{.*}} {sptir.shuffle = 8 : i64}

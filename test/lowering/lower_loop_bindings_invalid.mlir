@@ -69,3 +69,43 @@ func.func @tile_outside(%out: memref<?xf32>) {
   memref.store %v, %out[%c0] : memref<?xf32>
   return
 }
+
+// -----
+// A warp shuffle needs a constant cluster of lanes within one warp.
+func.func @shuffle_too_wide(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{lower-loop-bindings: a loop whose threads add their sums in a warp shuffle must be bound to threadIdx.x and run 1, 2, 4, 8, 16 or 32 times (a constant), got threadIdx.x and 64 times}}
+  scf.for %i = %c0 to %c64 step %c1 {
+    %old = memref.load %out[%c0] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %out[%c0] : memref<?xf32>
+  } {bind = "threadIdx.x", shuffle}
+  return
+}
+
+// -----
+func.func @shuffle_unknown_trips(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{got threadIdx.x and a trip count not known at compile time}}
+  scf.for %i = %c0 to %n step %c1 {
+    %old = memref.load %out[%c0] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %out[%c0] : memref<?xf32>
+  } {bind = "threadIdx.x", shuffle}
+  return
+}
+
+// -----
+func.func @shuffle_store_is_not_an_accumulation(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: a store in a shuffle loop must add to the value it overwrites}}
+    memref.store %v, %out[%c0] : memref<?xf32>
+  } {bind = "threadIdx.x", shuffle}
+  return
+}

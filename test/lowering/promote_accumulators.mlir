@@ -66,3 +66,75 @@ func.func @vector_accumulator(%c: memref<?xf32>, %b: memref<?xf32>, %base: index
   }
   return
 }
+
+// -----
+
+// The accumulation under guards (a feature tail inside an outer flag):
+// each guard yields the sum where it ran and the carried value where not.
+// CHECK-LABEL: func.func @guarded
+//       CHECK: %[[INIT:.*]] = memref.load %arg0[%arg2]
+//       CHECK: %[[SUM:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[J]], %arg4
+//       CHECK:   %[[OUTER:.*]] = scf.if %arg5 -> (f32) {
+//       CHECK:     %[[INNER:.*]] = scf.if %[[IN]] -> (f32) {
+//       CHECK:       %[[X:.*]] = memref.load %arg1[%[[J]]]
+//       CHECK:       %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]]
+//       CHECK:       scf.yield %[[NEXT]] : f32
+//       CHECK:     } else {
+//       CHECK:       memref.store %{{.*}}, %arg1[%[[J]]]
+//       CHECK:       scf.yield %[[ACC]] : f32
+//       CHECK:     scf.yield %[[INNER]] : f32
+//       CHECK:   } else {
+//       CHECK:     scf.yield %[[ACC]] : f32
+//       CHECK:   scf.yield %[[OUTER]] : f32
+//       CHECK: memref.store %[[SUM]], %arg0[%arg2]
+func.func @guarded(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index, %feat: index, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %j = %c0 to %n step %c1 {
+    %in = arith.cmpi ult, %j, %feat : index
+    scf.if %flag {
+      scf.if %in {
+        %acc = memref.load %c[%i] : memref<?xf32>
+        %v = memref.load %x[%j] : memref<?xf32>
+        %sum = arith.addf %acc, %v : f32
+        memref.store %sum, %c[%i] : memref<?xf32>
+      } else {
+        memref.store %zero, %x[%j] : memref<?xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// The load outside the guard and the store inside it, or a guard that
+// yields values: left alone.
+// CHECK-LABEL: func.func @guard_left_alone
+//   CHECK-NOT: -> (f32)
+func.func @guard_left_alone(%c: memref<?xf32>, %i: index, %n: index, %flag: i1) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %acc = memref.load %c[%i] : memref<?xf32>
+    scf.if %flag {
+      %sum = arith.addf %acc, %acc : f32
+      memref.store %sum, %c[%i] : memref<?xf32>
+    }
+  }
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%k = %c0) -> (index) {
+    %next = scf.if %flag -> (index) {
+      %acc = memref.load %c[%i] : memref<?xf32>
+      %sum = arith.addf %acc, %acc : f32
+      memref.store %sum, %c[%i] : memref<?xf32>
+      scf.yield %j : index
+    } else {
+      scf.yield %k : index
+    }
+    scf.yield %next : index
+  }
+  %last = memref.load %c[%r] : memref<?xf32>
+  return %last : f32
+}

@@ -147,3 +147,80 @@ func.func @pass_through(%out: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// -----
+// A reduction over rows of 4 lanes, under a branch on the row (y): the
+// rows become loops around the body, and only x is split. Each lane stores
+// its value in scratch memory; after the split each adds up its row's four
+// slots, starting at the first slot of its cluster.
+// CHECK-LABEL: func.func @rows
+//       CHECK: %[[SCRATCH:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: scf.for %[[BX:.*]] = %c0{{.*}} to %c1
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[Z:.*]] = %c0{{.*}} to %c1
+//       CHECK: scf.for %[[Y:.*]] = %c0{{.*}} to %c2
+//       CHECK: %[[ROW:.*]] = arith.cmpi ult, %[[Y]], %arg2
+//       CHECK: scf.if %[[ROW]] {
+//       CHECK:   scf.for %[[X1:.*]] = %c0{{.*}} to %c4
+//       CHECK:     %[[V:.*]] = memref.load %arg1[%[[X1]]]
+//       CHECK:     memref.store %[[V]], %[[SCRATCH]]
+//       CHECK:   scf.for %[[X2:.*]] = %c0{{.*}} to %c4
+//       CHECK:     %[[SLOT:.*]] = arith.addi %[[X2]],
+//       CHECK:     %[[OFF:.*]] = arith.remui %[[SLOT]], %[[C4:.*]] : index
+//       CHECK:     %[[FIRST:.*]] = arith.subi %[[SLOT]], %[[OFF]]
+//       CHECK:     %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args
+//       CHECK:       %[[AT:.*]] = arith.addi %[[FIRST]], %[[K]]
+//       CHECK:       memref.load %[[SCRATCH]][%[[AT]]]
+//       CHECK:     memref.store %[[SUM]], %arg0[%[[Y]]]
+//   CHECK-NOT: gpu.
+func.func @rows(%out: memref<?xf32>, %x: memref<?xf32>, %rows: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c2, %sz = %c1) {
+    %row = arith.cmpi ult, %ty, %rows : index
+    scf.if %row {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %s = gpu.subgroup_reduce add %v cluster(size = 4) : (f32) -> f32
+      memref.store %s, %out[%ty] : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+// With a block barrier as well, or clusters wider than a row, all threads
+// are split at the reduction as at a barrier.
+// CHECK-LABEL: func.func @with_barrier
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[X1:.*]] = %c0{{.*}} to %c4
+//       CHECK:   memref.store
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[X2:.*]] = %c0{{.*}} to %c4
+//       CHECK:   memref.store
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: scf.for %[[X3:.*]] = %c0{{.*}} to %c4
+//       CHECK:   scf.for {{.*}} iter_args
+//       CHECK:   memref.store
+func.func @with_barrier(%out: memref<?xi32>, %x: memref<?xi32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c2, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<?xi32>
+    memref.store %v, %out[%tx] : memref<?xi32>
+    gpu.barrier
+    %s = gpu.subgroup_reduce add %v cluster(size = 8) : (i32) -> i32
+    memref.store %s, %out[%ty] : memref<?xi32>
+    gpu.terminator
+  }
+  return
+}

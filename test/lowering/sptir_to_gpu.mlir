@@ -3,6 +3,7 @@
 // RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chp=sm_80})' 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-split{loop=csrmm.2.i factor=4},sparse-pos-vectorize{loop=csrmm.2.i.i},sparse-pos-bind{loop=csrmm.2.i.o to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-split{loop=csrmm.init.1.i factor=4},sparse-pos-vectorize{loop=csrmm.init.1.i.i},sparse-pos-bind{loop=csrmm.init.1.i.o to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.0 factor=8},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=VEC
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHARED
+// RUN: sptir-opt %examples/sddmm_fused.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=16},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHUFFLE
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -41,3 +42,10 @@
 // SHARED-SAME: .shared .align 4 .b8 {{[^[]*}}[128];
 // SHARED-SAME: .shared .align 4 .b8 {{[^[]*}}[128];
 // SHARED-SAME: bar.sync{{.*}}st.shared.b32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.s32{{.*}}ld.shared.b32
+
+// Each non-zero's dot product on 16 lanes: the lanes' sums meet in four
+// butterfly shuffles inside the cluster's segment ((32-16) << 8 | 31 =
+// 4127), then one lane adds the total; no atomics.
+// SHUFFLE: .visible .entry sddmm_fused_kernel(
+// SHUFFLE-SAME: shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 8, 4127,{{.*}}shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 4, 4127,{{.*}}shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 2, 4127,{{.*}}shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 1, 4127,{{.*}}bar.warp.sync
+// SHUFFLE-NOT: atom.

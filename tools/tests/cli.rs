@@ -170,3 +170,27 @@ fn bench_checks_row_spmm_schedules() {
     // vectors where aligned, scalars elsewhere).
     assert_eq!(text.matches("bar.sync").count(), 4, "{text}");
 }
+
+#[test]
+fn bench_checks_sddmm_schedules() {
+    let matrix = "rmat:5:2:1";
+    fails_with(&bench(&["--op", "sddmm", "--matrix", matrix, "--sddmm", "8,8,4"]), "is a GPU schedule");
+    let ptx = |extra: &[&str]| {
+        let mut args = vec!["--op", "sddmm", "--matrix", matrix, "--feat", "64", "--emit", "ptx"];
+        args.extend_from_slice(extra);
+        bench(&args)
+    };
+    fails_with(&ptx(&["--sddmm", "8,64,1"]), "THREADS must be 1, 2, 4, 8, 16 or 32");
+    fails_with(&ptx(&["--sddmm", "8,8"]), "expected ROWS,THREADS,VECTOR");
+    fails_with(&ptx(&["--format", "ell", "--sddmm", "8,8,4"]), "applies to sddmm in csr");
+    // 16 lanes a non-zero in 16-byte vectors: four butterfly steps (in the
+    // vector version and the scalar one), no atomics.
+    let output = ptx(&["--sddmm", "8,16,4"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("ld.global.v4.b32") && !text.contains("atom."), "{text}");
+    assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 4, "{text}");
+    // The default for the feature size is the same kind of schedule.
+    let output = ptx(&[]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("shfl.sync.bfly.b32"));
+}

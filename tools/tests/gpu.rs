@@ -7,6 +7,7 @@ use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
     kernels::{prepare, Format, Layout, Op},
+    schedules::NnzSddmm,
 };
 
 fn matrices() -> Vec<(String, Csr)> {
@@ -46,5 +47,37 @@ fn kernels_verify_on_the_gpu() {
             }
         }
         println!("{name}: every op and format verified on the GPU");
+    }
+}
+
+/// SDDMM with each non-zero's dot product on a row of lanes whose sums
+/// meet in warp shuffles (`nvvm.shfl.sync` under cluster masks): rows
+/// that end inside a warp, lanes that idle past the features.
+#[test]
+fn warp_shuffled_sddmm_verifies_on_the_gpu() {
+    if !cuda::available() {
+        println!("skipping GPU warp-shuffle tests: no CUDA driver or GPU on this machine");
+        return;
+    }
+    for (name, a) in matrices() {
+        for feat in [1, 13, 64] {
+            for schedule in [NnzSddmm::for_features(feat), NnzSddmm { rows: 3, threads: 8, vector: 1 }] {
+                let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
+                let context = create_context();
+                let mut module = problem.program(&context);
+                let pipeline = format!(
+                    "builtin.module({},lower-sparse-iter,{},sptir-stage2-to-gpu)",
+                    NnzSddmm::STAGE1,
+                    schedule.passes()
+                );
+                run_pipeline(&context, &mut module, &pipeline).unwrap();
+                let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
+                problem.poison();
+                kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+                let error = relative_error(&problem.result(), &problem.reference);
+                assert!(error < 1e-5, "{name} sddmm {schedule:?} feat {feat}: relative error {error}");
+            }
+        }
+        println!("{name}: warp-shuffled SDDMM verified on the GPU");
     }
 }

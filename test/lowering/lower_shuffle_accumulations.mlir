@@ -1,0 +1,120 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(lower-shuffle-accumulations)' | FileCheck %s
+
+// A register sum under a row guard (threadIdx.y): it starts from zero,
+// the row's 8 lanes add their sums, the first lane adds the total to the
+// element it read before.
+// CHECK-LABEL: func.func @row_of_lanes
+//       CHECK: gpu.launch
+//       CHECK:   scf.if
+//       CHECK:     %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
+//       CHECK:     %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+//       CHECK:     %[[TOTAL:.*]] = gpu.subgroup_reduce add %[[SUM]] cluster(size = 8) : (f32) -> f32
+//       CHECK:     %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+//       CHECK:     scf.if %[[FIRST]] {
+//  CHECK-NEXT:       %[[OLD:.*]] = memref.load %arg0[%{{.*}}]
+//  CHECK-NEXT:       %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]]
+//  CHECK-NEXT:       memref.store %[[NEW]], %arg0[%{{.*}}]
+//   CHECK-NOT:     memref.store
+//       CHECK:   gpu.terminator
+func.func @row_of_lanes(%out: memref<?xf32>, %x: memref<?xf32>, %rows: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c4, %sz = %c1) {
+    %row = arith.cmpi ult, %ty, %rows : index
+    scf.if %row {
+      %init = memref.load %out[%ty] : memref<?xf32>
+      %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) {
+        %f = arith.muli %k, %c8 : index
+        %g = arith.addi %f, %tx : index
+        %v = memref.load %x[%g] : memref<?xf32>
+        %next = arith.addf %acc, %v : f32
+        scf.yield %next : f32
+      }
+      memref.store %sum, %out[%ty] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Integers shuffle too; `old + v` directly is just `v`.
+// CHECK-LABEL: func.func @integers
+//       CHECK: %[[V:.*]] = memref.load %arg1
+//       CHECK: gpu.subgroup_reduce add %[[V]] cluster(size = 32) : (i32) -> i32
+//       CHECK: arith.addi
+func.func @integers(%out: memref<?xi32>, %x: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %old = memref.load %out[%c0] : memref<?xi32>
+    %v = memref.load %x[%tx] : memref<?xi32>
+    %new = arith.addi %old, %v : i32
+    memref.store %new, %out[%c0] {sptir.shuffle = 32 : i64} : memref<?xi32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A branch on threadIdx.x around the shuffle: the lanes of a row would
+// not all reach it.
+func.func @divergent(%out: memref<?xf32>, %x: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %some = arith.cmpi ult, %tx, %c3 : index
+    // expected-error@+1 {{lower-shuffle-accumulations: the threads of a row must all reach their warp shuffle, but this scf.if around it may send them different ways}}
+    scf.if %some {
+      %old = memref.load %out[%c0] : memref<?xf32>
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%c0] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A shuffle moves 32 bits.
+func.func @doubles(%out: memref<?xf64>, %x: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %old = memref.load %out[%c0] : memref<?xf64>
+    %v = memref.load %x[%tx] : memref<?xf64>
+    %new = arith.addf %old, %v : f64
+    // expected-error@+1 {{lower-shuffle-accumulations: a warp shuffle moves 32-bit scalars; this sum is f64}}
+    memref.store %new, %out[%c0] {sptir.shuffle = 8 : i64} : memref<?xf64>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Not an accumulation: the stored value is not the old one plus terms.
+func.func @overwrite(%out: memref<?xf32>, %x: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %old = memref.load %out[%c0] : memref<?xf32>
+    %v = memref.load %x[%tx] : memref<?xf32>
+    %new = arith.mulf %old, %v : f32
+    // expected-error@+1 {{lower-shuffle-accumulations: the stored value is not the element's old value plus other terms}}
+    memref.store %new, %out[%c0] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
