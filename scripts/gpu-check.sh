@@ -22,8 +22,9 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
       "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --baseline cusparse --reps 20 --json || status=1
     done
   done
-  # SDDMM with each non-zero on a row of lanes that meet in warp shuffles.
-  for sddmm in 32,8,4 16,16,1 8,32,4 3,8,1; do
+  # SDDMM with each non-zero on a row of lanes that meet in warp shuffles
+  # (non-zero-parallel, then row-wise).
+  for sddmm in 32,8,4 16,16,1 8,32,4 3,8,1 8,32,4,1 4,8,1,1; do
     "$bench" --op sddmm --format csr --matrix "$graph" --feat 32,128 --sddmm "$sddmm" --device cuda --baseline cusparse --reps 20 --json || status=1
   done
   for row_spmm in 1,32,1,32 1,32,4,64 1,64,2,64; do

@@ -140,38 +140,48 @@ impl RowSpmm {
     }
 }
 
-/// The GPU schedule of a non-zero-parallel SDDMM (`STAGE1` fuses rows and
-/// columns: loops `sddmm.0` non-zeros, `sddmm.1` features): `rows`
-/// non-zeros a block on threadIdx.y, each one's dot product on `threads`
-/// lanes of threadIdx.x (a power of two up to a warp), `vector`
-/// consecutive features per lane per step. The lanes' partial sums meet
-/// in a warp shuffle and the first lane writes the result: no atomics,
-/// and the lanes of a non-zero read its rows of X and Y together.
+/// The GPU schedules of SDDMM in CSR that put each dot product on a row
+/// of `threads` lanes of threadIdx.x (a power of two up to a warp),
+/// `vector` consecutive features per lane per step. The lanes' partial
+/// sums meet in a warp shuffle and the first lane writes the result: no
+/// atomics, and the lanes of a non-zero read its rows of X and Y together.
+/// Non-zero-parallel (`rowwise` false, after `STAGE1` fuses rows and
+/// columns into loop `sddmm.0`): `rows` non-zeros a block on threadIdx.y,
+/// each finding its row by binary search. Row-wise (`rowwise`): `rows`
+/// rows a block on threadIdx.y, each walking its non-zeros in turn (no
+/// search, but rows of different lengths take different times).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NnzSddmm {
+pub struct LaneSddmm {
     pub rows: usize,
     pub threads: usize,
     pub vector: usize,
+    pub rowwise: bool,
 }
 
-impl NnzSddmm {
-    /// The stage I schedule the loops come from.
+impl LaneSddmm {
+    /// The stage I schedule of the non-zero-parallel form.
     pub const STAGE1: &'static str = "sparse-fuse{iteration=sddmm loops=0,1}";
+
+    /// The stage I schedule, if any.
+    pub fn stage1(&self) -> Option<&'static str> {
+        (!self.rowwise).then_some(Self::STAGE1)
+    }
 
     /// The stage II pass list.
     pub fn passes(&self) -> String {
+        let features = if self.rowwise { "sddmm.2" } else { "sddmm.1" };
         let mut passes = vec![
             format!("sparse-pos-split{{loop=sddmm.0 factor={}}}", self.rows),
             "sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x}".to_string(),
             "sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y}".to_string(),
-            format!("sparse-pos-split{{loop=sddmm.1 factor={}}}", self.threads * self.vector),
+            format!("sparse-pos-split{{loop={features} factor={}}}", self.threads * self.vector),
         ];
         let lanes = if self.vector > 1 {
-            passes.push(format!("sparse-pos-split{{loop=sddmm.1.i factor={}}}", self.vector));
-            passes.push("sparse-pos-vectorize{loop=sddmm.1.i.i}".to_string());
-            "sddmm.1.i.o"
+            passes.push(format!("sparse-pos-split{{loop={features}.i factor={}}}", self.vector));
+            passes.push(format!("sparse-pos-vectorize{{loop={features}.i.i}}"));
+            format!("{features}.i.o")
         } else {
-            "sddmm.1.i"
+            format!("{features}.i")
         };
         passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x shuffle=true}}"));
         passes.join(",")
@@ -194,16 +204,16 @@ impl NnzSddmm {
     /// A schedule that suits `feat` features without measuring: 16-byte
     /// vectors where the features divide into them, enough lanes to cover
     /// the features once (up to a warp), 256 threads a block.
-    pub fn for_features(feat: usize) -> NnzSddmm {
+    pub fn for_features(feat: usize) -> LaneSddmm {
         let vector = if feat % 4 == 0 { 4 } else { 1 };
         let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 32);
-        NnzSddmm { rows: 256 / threads, threads, vector }
+        LaneSddmm { rows: 256 / threads, threads, vector, rowwise: false }
     }
 
     /// The candidates `--tune` tries for `feat` features: lanes that cover
     /// the features in one to four steps (a whole warp for more), blocks of
     /// 128 to 512 threads.
-    pub fn candidates(feat: usize) -> Vec<NnzSddmm> {
+    pub fn candidates(feat: usize) -> Vec<LaneSddmm> {
         let mut list = Vec::new();
         for vector in [1, 2, 4] {
             for threads in [4, 8, 16, 32] {
@@ -212,8 +222,9 @@ impl NnzSddmm {
                     continue;
                 }
                 for block in [128, 256, 512] {
-                    list.push(NnzSddmm { rows: block / threads, threads, vector });
+                    list.push(LaneSddmm { rows: block / threads, threads, vector, rowwise: false });
                 }
+                list.push(LaneSddmm { rows: 128 / threads, threads, vector, rowwise: true });
             }
         }
         list
@@ -251,18 +262,20 @@ mod tests {
     #[test]
     fn sddmm_candidates_cover_every_feature_size() {
         for feat in [1, 7, 32, 64, 128, 256, 512, 1000] {
-            let list = NnzSddmm::candidates(feat);
+            let list = LaneSddmm::candidates(feat);
             assert!(!list.is_empty(), "feat {feat}");
-            for c in list.iter().chain([&NnzSddmm::for_features(feat)]) {
+            for c in list.iter().chain([&LaneSddmm::for_features(feat)]) {
                 assert_eq!(c.check(), Ok(()), "{c:?}");
             }
         }
-        assert_eq!(NnzSddmm::for_features(32), NnzSddmm { rows: 32, threads: 8, vector: 4 });
-        assert_eq!(NnzSddmm::for_features(7), NnzSddmm { rows: 32, threads: 8, vector: 1 });
-        assert_eq!(NnzSddmm::for_features(512), NnzSddmm { rows: 8, threads: 32, vector: 4 });
-        assert!(NnzSddmm { rows: 4, threads: 64, vector: 1 }.check().is_err());
-        assert!(NnzSddmm { rows: 64, threads: 32, vector: 1 }.check().is_err());
-        assert!(NnzSddmm { rows: 4, threads: 3, vector: 1 }.check().is_err());
-        assert!(NnzSddmm { rows: 4, threads: 8, vector: 3 }.check().is_err());
+        let lanes = |rows, threads, vector| LaneSddmm { rows, threads, vector, rowwise: false };
+        assert_eq!(LaneSddmm::for_features(32), lanes(32, 8, 4));
+        assert_eq!(LaneSddmm::for_features(7), lanes(32, 8, 1));
+        assert_eq!(LaneSddmm::for_features(512), lanes(8, 32, 4));
+        assert!(LaneSddmm::candidates(128).contains(&LaneSddmm { rowwise: true, ..lanes(4, 32, 4) }));
+        assert!(lanes(4, 64, 1).check().is_err());
+        assert!(lanes(64, 32, 1).check().is_err());
+        assert!(lanes(4, 3, 1).check().is_err());
+        assert!(lanes(4, 8, 3).check().is_err());
     }
 }

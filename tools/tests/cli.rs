@@ -182,6 +182,7 @@ fn bench_checks_sddmm_schedules() {
     };
     fails_with(&ptx(&["--sddmm", "8,64,1"]), "THREADS must be 1, 2, 4, 8, 16 or 32");
     fails_with(&ptx(&["--sddmm", "8,8"]), "expected ROWS,THREADS,VECTOR");
+    fails_with(&ptx(&["--sddmm", "8,8,4,2"]), "ROWWISE 0 or 1");
     fails_with(&ptx(&["--format", "ell", "--sddmm", "8,8,4"]), "applies to sddmm in csr");
     // 16 lanes a non-zero in 16-byte vectors: four butterfly steps (in the
     // vector version and the scalar one), no atomics.
@@ -190,6 +191,12 @@ fn bench_checks_sddmm_schedules() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("ld.global.v4.b32") && !text.contains("atom."), "{text}");
     assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 4, "{text}");
+    // Row-wise: rows on threadIdx.y walk their non-zeros, no binary search;
+    // the alignment check is outside the non-zero loop, so the vector and
+    // scalar versions each shuffle.
+    let output = ptx(&["--sddmm", "4,16,4,1"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8, "{text}");
     // The default for the feature size is the same kind of schedule.
     let output = ptx(&[]);
     assert!(String::from_utf8_lossy(&output.stdout).contains("shfl.sync.bfly.b32"));

@@ -7,7 +7,7 @@ use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
     kernels::{prepare, Format, Layout, Op},
-    schedules::NnzSddmm,
+    schedules::LaneSddmm,
 };
 
 fn matrices() -> Vec<(String, Csr)> {
@@ -61,15 +61,14 @@ fn warp_shuffled_sddmm_verifies_on_the_gpu() {
     }
     for (name, a) in matrices() {
         for feat in [1, 13, 64] {
-            for schedule in [NnzSddmm::for_features(feat), NnzSddmm { rows: 3, threads: 8, vector: 1 }] {
+            let odd = LaneSddmm { rows: 3, threads: 8, vector: 1, rowwise: false };
+            for schedule in [LaneSddmm::for_features(feat), odd, LaneSddmm { rowwise: true, ..odd }] {
                 let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
                 let context = create_context();
                 let mut module = problem.program(&context);
-                let pipeline = format!(
-                    "builtin.module({},lower-sparse-iter,{},sptir-stage2-to-gpu)",
-                    NnzSddmm::STAGE1,
-                    schedule.passes()
-                );
+                let stage1 = schedule.stage1().map(|s| format!("{s},")).unwrap_or_default();
+                let pipeline =
+                    format!("builtin.module({stage1}lower-sparse-iter,{},sptir-stage2-to-gpu)", schedule.passes());
                 run_pipeline(&context, &mut module, &pipeline).unwrap();
                 let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
                 problem.poison();

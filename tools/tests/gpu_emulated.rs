@@ -215,22 +215,31 @@ fn vectorized_sddmm() {
     }
 }
 
-/// Non-zero-parallel SDDMM with each dot product on a row of lanes whose
-/// partial sums meet in a warp shuffle (`gpu.subgroup_reduce`, emulated
+/// SDDMM with each dot product on a row of lanes whose partial sums meet
+/// in a warp shuffle, non-zero-parallel and row-wise (`gpu.subgroup_reduce`, emulated
 /// through scratch memory): lane counts from 1 to a warp, scalar and
 /// vector steps, features that fill the lanes, leave some idle, or do not
 /// divide into vectors; blocks whose last rows fall past the non-zeros.
 #[test]
 fn warp_shuffled_sddmm() {
-    use sptir_tools::schedules::NnzSddmm;
+    use sptir_tools::schedules::LaneSddmm;
     for a in matrices() {
         for feat in [1, 3, 8, 13, 64] {
-            for (rows, threads, vector) in [(8, 32, 1), (4, 8, 1), (16, 4, 4), (3, 1, 1), (8, 16, 4), (5, 2, 2)] {
-                let schedule = NnzSddmm { rows, threads, vector };
+            for (rows, threads, vector, rowwise) in [
+                (8, 32, 1, false),
+                (4, 8, 1, false),
+                (16, 4, 4, false),
+                (3, 1, 1, false),
+                (8, 16, 4, false),
+                (5, 2, 2, false),
+                (4, 8, 4, true),
+                (3, 32, 1, true),
+            ] {
+                let schedule = LaneSddmm { rows, threads, vector, rowwise };
                 check_with(
                     Op::Sddmm,
                     Format::Csr,
-                    &format!("{},", NnzSddmm::STAGE1),
+                    &schedule.stage1().map(|s| format!("{s},")).unwrap_or_default(),
                     &format!("{},", schedule.passes()),
                     &a,
                     feat,

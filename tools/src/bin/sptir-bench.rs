@@ -10,7 +10,7 @@ use sptir_tools::{
     context::create_context,
     kernels,
     kernels::{prepare, Format, KernelError, Layout, Op, Prepared},
-    schedules::{NnzSddmm, RowSpmm},
+    schedules::{LaneSddmm, RowSpmm},
 };
 use std::{process::ExitCode, time::Instant};
 
@@ -112,12 +112,14 @@ struct Args {
     /// (and without --schedule) the GPU uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
-    /// Non-zero-parallel SDDMM schedule (csr) for the GPU: non-zeros per
-    /// block on threadIdx.y, lanes per non-zero on threadIdx.x (1 to 32, a
-    /// power of two; their partial sums meet in a warp shuffle), features
-    /// per lane per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR.
-    /// Without it (and without --schedule) the GPU uses one chosen from
-    /// --feat.
+    /// SDDMM schedule (csr) for the GPU with each dot product on lanes of
+    /// threadIdx.x: non-zeros per block on threadIdx.y, lanes per non-zero
+    /// (1 to 32, a power of two; their partial sums meet in a warp
+    /// shuffle), features per lane per step (1, 2 or 4: vector loads), as
+    /// ROWS,THREADS,VECTOR[,ROWWISE]: ROWWISE 1 puts rows on threadIdx.y
+    /// instead, each walking its non-zeros (no binary search for the row).
+    /// Without it (and without --schedule) the GPU uses a non-zero-parallel
+    /// one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     sddmm: Option<Vec<usize>>,
     /// GPU architecture for --device cuda and --emit ptx.
@@ -284,12 +286,15 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     if args.sddmm.is_some() && !gpu {
         return Err("--sddmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
     }
-    let nnz_sddmm = match (&args.sddmm, op, format) {
+    let lane_sddmm = match (&args.sddmm, op, format) {
         (Some(values), Op::Sddmm, Format::Csr) => {
-            let [rows, threads, vector] = values[..] else {
-                return Err(format!("--sddmm: expected ROWS,THREADS,VECTOR, got {values:?}"));
+            let schedule = match values[..] {
+                [rows, threads, vector] => LaneSddmm { rows, threads, vector, rowwise: false },
+                [rows, threads, vector, rowwise @ (0 | 1)] => {
+                    LaneSddmm { rows, threads, vector, rowwise: rowwise == 1 }
+                }
+                _ => return Err(format!("--sddmm: expected ROWS,THREADS,VECTOR[,ROWWISE 0 or 1], got {values:?}")),
             };
-            let schedule = NnzSddmm { rows, threads, vector };
             schedule.check().map_err(|e| format!("--sddmm: {e}"))?;
             Some(schedule)
         }
@@ -297,7 +302,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         (None, Op::Sddmm, Format::Csr)
             if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
-            Some(NnzSddmm::for_features(feat))
+            Some(LaneSddmm::for_features(feat))
         }
         (None, _, _) => None,
     };
@@ -307,8 +312,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         _ => r.passes("csrmm"),
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
-        (true, Op::Sddmm, Format::Csr, _, None) if nnz_sddmm.is_some() => {
-            (Some(NnzSddmm::STAGE1.to_string()), nnz_sddmm.map(|s| s.passes()))
+        (true, Op::Sddmm, Format::Csr, _, None) if lane_sddmm.is_some() => {
+            (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes()))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
         _ => (args.stage1.clone(), args.schedule.clone()),
@@ -507,10 +512,10 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
                 }
             }
             OpArg::Sddmm => {
-                for NnzSddmm { rows, threads, vector } in NnzSddmm::candidates(feat) {
+                for LaneSddmm { rows, threads, vector, rowwise } in LaneSddmm::candidates(feat) {
                     list.push(Args {
                         format: FormatArg::Csr,
-                        sddmm: Some(vec![rows, threads, vector]),
+                        sddmm: Some(vec![rows, threads, vector, rowwise as usize]),
                         ..base.clone()
                     });
                 }
