@@ -8,7 +8,8 @@
 //! one per thread (SparseTIR's `rfactor` with a cross-thread reduction).
 //!
 //! Every thread of the cluster must reach the reduction, so no branch or
-//! loop around it may depend on threadIdx.x; the sum must be a 32-bit
+//! loop around it may depend on threadIdx.x, and all must add to the same
+//! element, so its indices may not either; the sum must be a 32-bit
 //! scalar (what a warp shuffle moves).
 
 use crate::{
@@ -68,6 +69,12 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
             emit_error(location, format!("lower-shuffle-accumulations: {SHUFFLE} must be 1, 2, 4, 8, 16 or 32"))
         })?;
     let thread_x = converged_thread_x(store)?;
+    if store.operands().skip(1).any(|v| depends_on_launch_ids(detach(v), 3..4)) {
+        return Err(emit_error(
+            location,
+            "lower-shuffle-accumulations: the lanes of a row must all add to one element, but this store's place depends on threadIdx.x",
+        ));
+    }
     let split = split_accumulation(context, store, "lower-shuffle-accumulations")?;
     let element = split.element_type;
     if vector_lanes(split.terms.r#type()).is_some()

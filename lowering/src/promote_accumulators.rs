@@ -4,6 +4,11 @@
 //! the element is loaded once before the loop, carried through it in a
 //! register (`scf.for` iteration argument) and stored once after it.
 //!
+//! The load and store may also sit under `scf.if` guards in the loop body
+//! when they are the accumulation of a warp shuffle and the guards test
+//! the lane (see `lane_tail_guards`); each guard then yields the new
+//! value or the carried one.
+//!
 //! Sound for sptir kernels because their memref arguments do not alias
 //! one another (as SparseTIR assumes, `tir.noalias`): the pass requires
 //! that nothing else in the loop touches the same memref value.
@@ -11,7 +16,8 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, op_name},
+    ir_query::{defined_outside, depends_on_launch_ids, op_name},
+    lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -62,7 +68,9 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     let body = op.region(0).ok()?.first_block()?;
     let mut candidate = None;
     for (block, guards) in guarded_blocks(body, Vec::new()) {
-        candidate = accumulator_in(op, block).map(|(load, store, stored)| (load, store, stored, guards));
+        candidate = accumulator_in(op, block)
+            .filter(|(_, store, _)| guards.is_empty() || lane_tail_guards(*store, &guards))
+            .map(|(load, store, stored)| (load, store, stored, guards));
         if candidate.is_some() {
             break;
         }
@@ -126,6 +134,17 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     erase(store);
     erase(op);
     Some(new_loop)
+}
+
+/// Whether the access may leave `guards`: only for a store whose lanes'
+/// sums meet in a warp shuffle (`sptir.shuffle`, an element the same for
+/// all lanes of a row) where each guard tests the lane (threadIdx.x), as a
+/// feature tail does. The row's first lane then reads and writes the
+/// element whatever its own guards say; in general a guard may protect
+/// the access itself, and moving it out of the guard is not safe.
+fn lane_tail_guards(store: OperationRef<'_, '_>, guards: &[(OperationRef<'_, '_>, usize)]) -> bool {
+    store.has_attribute(SHUFFLE)
+        && guards.iter().all(|(guard, _)| guard.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4)))
 }
 
 /// The blocks where a promoted access may sit: the loop body and, through

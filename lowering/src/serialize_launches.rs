@@ -32,7 +32,9 @@ use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        operation::{
+            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+        },
         r#type::{MemRefType, ShapedTypeLike, TypeLike},
         Block, BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -133,11 +135,17 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
 }
 
 /// Whether the threads of a row can run apart from the other rows: the
-/// launch has no `gpu.barrier`, and each `gpu.subgroup_reduce` adds up
-/// clusters whose size divides the block's x size, a constant.
+/// launch has a `gpu.subgroup_reduce` and no `gpu.barrier`, and each
+/// reduction adds up clusters whose size divides the block's x size, a
+/// constant.
 fn rows_suffice(launch: OperationRef<'_, '_>, x_size: Value<'_, '_>) -> bool {
     let Some(x_size) = constant_index(x_size) else { return false };
-    let mut suffice = true;
+    let mut reduces = false;
+    launch.walk(WalkOrder::PreOrder, |op| {
+        reduces |= op.name().as_string_ref().as_str() == Ok("gpu.subgroup_reduce");
+        WalkResult::Advance
+    });
+    let mut suffice = reduces;
     launch.walk(WalkOrder::PreOrder, |op| {
         let name = op.name();
         let cluster = || {
@@ -444,6 +452,22 @@ impl<'c> Fission<'c> {
         })
     }
 
+    /// Whether an operand of `op` is a row id (y, z) of the x-only mode or
+    /// computed from one: a load at such an address stays in the loop over
+    /// x, after the stores of its own row that come before it.
+    fn row_dependent(&self, op: OperationRef<'c, 'c>, pending: &[OperationRef<'c, 'c>]) -> bool {
+        self.fissioned < 3
+            && op.operands().any(|v| {
+                let v = detach(v);
+                self.threads[self.fissioned..].contains(&v)
+                    || pending.iter().any(|o| o.results().any(|r| Value::from(r) == v))
+                    || OperationResult::try_from(v).is_ok_and(|r| {
+                        let owner = unsafe { OperationRef::<'c, 'c>::from_raw(r.owner().to_raw()) };
+                        owner.block() == op.block() && self.row_dependent(owner, pending)
+                    })
+            })
+    }
+
     /// An op around a barrier must be one all threads run alike: a loop or
     /// branch without results whose operands do not depend on the thread.
     fn uniform(&self, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
@@ -473,7 +497,8 @@ impl<'c> Fission<'c> {
                         name.as_str(),
                         "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"
                     ));
-            if pure && !self.per_thread(op, &threaded) {
+            let row_load = name == "memref.load" && self.row_dependent(op, &threaded);
+            if pure && !self.per_thread(op, &threaded) && !row_load {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {
                 threaded.push(op);

@@ -82,6 +82,12 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-bind: loop \"{label}\" is a reduction; binding it to {to} makes threads race on its outputs (pass atomic=true to make its writes atomic, or shuffle=true on threadIdx.x to add the threads' sums in a warp shuffle)"),
             ));
         }
+        if shuffle && loop_kind(op) != LoopKind::Reduction {
+            return Err(emit_error(
+                op.location(),
+                format!("sparse-pos-bind: loop \"{label}\" is not a reduction; shuffle=true adds the lanes' sums of one output"),
+            ));
+        }
         if op.has_attribute("bind") {
             return Err(emit_error(op.location(), format!("sparse-pos-bind: loop \"{label}\" is already bound")));
         }

@@ -21,7 +21,7 @@ use crate::{
     ir_query::{encloses, op_name, root_memref, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
-    sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
+    sparse_pos_bind::DIMENSIONS,
 };
 use melior::{
     dialect::ods::gpu,
@@ -270,18 +270,14 @@ fn same(a: Value<'_, '_>, b: Value<'_, '_>, depth: usize) -> bool {
 }
 
 /// The memory accesses inside `nest`. Inside a loop bound with
-/// `atomic`, loads and stores are the two halves of atomic additions; with
-/// `shuffle`, of one addition of the warp's total.
+/// `atomic`, loads and stores are the two halves of atomic additions (a
+/// `shuffle` loop's are plain: one lane reads and writes the total).
 fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> Vec<Access<'c>> {
     let mut list = Vec::new();
     nest.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
         let name = op_name(&op);
-        let atomic = || {
-            ancestors(op, outer, false)
-                .iter()
-                .any(|l| is_for(l) && (l.has_attribute("atomic") || l.has_attribute(SHUFFLE_LOOP)))
-        };
+        let atomic = || ancestors(op, outer, false).iter().any(|l| is_for(l) && l.has_attribute("atomic"));
         let kind = match name.as_str() {
             "memref.dim" | "memref.extract_aligned_pointer_as_index" => return WalkResult::Advance,
             _ if VIEWS.contains(&name.as_str()) => return WalkResult::Advance,

@@ -17,7 +17,7 @@ use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
     ir_query::{accumulation, constant_index, marked_loops, op_name, use_count},
-    lower_loop_bindings::ATOMIC,
+    lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -387,8 +387,12 @@ impl<'c> Vectorizer<'c> {
                     "alignment",
                     IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into(),
                 );
-                if let Ok(marker) = op.attribute(ATOMIC) {
-                    store_mut.set_discardable_attribute(ATOMIC, marker);
+                // Accumulations shared between threads stay marked; a vector
+                // one marked for a shuffle is then refused, not raced on.
+                for name in [ATOMIC, SHUFFLE] {
+                    if let Ok(marker) = op.attribute(name) {
+                        store_mut.set_discardable_attribute(name, marker);
+                    }
                 }
                 return Ok(());
             }

@@ -118,3 +118,20 @@ func.func @overwrite(%out: memref<?xf32>, %x: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// Each lane adds to its own element: a shuffle would mix them.
+func.func @own_elements(%out: memref<?xf32>, %x: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %old = memref.load %out[%tx] : memref<?xf32>
+    %v = memref.load %x[%tx] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    // expected-error@+1 {{lower-shuffle-accumulations: the lanes of a row must all add to one element, but this store's place depends on threadIdx.x}}
+    memref.store %new, %out[%tx] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}

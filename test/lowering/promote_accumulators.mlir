@@ -69,41 +69,83 @@ func.func @vector_accumulator(%c: memref<?xf32>, %b: memref<?xf32>, %base: index
 
 // -----
 
-// The accumulation under guards (a feature tail inside an outer flag):
-// each guard yields the sum where it ran and the carried value where not.
+// A shuffle accumulation under lane guards (a feature tail on threadIdx.x
+// inside a lane flag): each guard yields the sum where it ran and the
+// carried value where not.
 // CHECK-LABEL: func.func @guarded
 //       CHECK: %[[INIT:.*]] = memref.load %arg0[%arg2]
 //       CHECK: %[[SUM:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
-//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[J]], %arg4
-//       CHECK:   %[[OUTER:.*]] = scf.if %arg5 -> (f32) {
+//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[F:.*]], %arg4
+//       CHECK:   %[[OUTER:.*]] = scf.if %[[LANE:.*]] -> (f32) {
 //       CHECK:     %[[INNER:.*]] = scf.if %[[IN]] -> (f32) {
-//       CHECK:       %[[X:.*]] = memref.load %arg1[%[[J]]]
+//       CHECK:       %[[X:.*]] = memref.load %arg1[%[[F]]]
 //       CHECK:       %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]]
 //       CHECK:       scf.yield %[[NEXT]] : f32
 //       CHECK:     } else {
-//       CHECK:       memref.store %{{.*}}, %arg1[%[[J]]]
+//       CHECK:       memref.store %{{.*}}, %arg1[%[[F]]]
 //       CHECK:       scf.yield %[[ACC]] : f32
 //       CHECK:     scf.yield %[[INNER]] : f32
 //       CHECK:   } else {
 //       CHECK:     scf.yield %[[ACC]] : f32
 //       CHECK:   scf.yield %[[OUTER]] : f32
-//       CHECK: memref.store %[[SUM]], %arg0[%arg2]
-func.func @guarded(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index, %feat: index, %flag: i1) {
+//       CHECK: memref.store %[[SUM]], %arg0[%arg2] {sptir.shuffle = 8 : i64}
+func.func @guarded(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index, %feat: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
   %zero = arith.constant 0.0 : f32
-  scf.for %j = %c0 to %n step %c1 {
-    %in = arith.cmpi ult, %j, %feat : index
-    scf.if %flag {
-      scf.if %in {
-        %acc = memref.load %c[%i] : memref<?xf32>
-        %v = memref.load %x[%j] : memref<?xf32>
-        %sum = arith.addf %acc, %v : f32
-        memref.store %sum, %c[%i] : memref<?xf32>
-      } else {
-        memref.store %zero, %x[%j] : memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %lane = arith.cmpi ult, %tx, %c4 : index
+    scf.for %j = %c0 to %n step %c1 {
+      %f0 = arith.muli %j, %c8 : index
+      %f = arith.addi %f0, %tx : index
+      %in = arith.cmpi ult, %f, %feat : index
+      scf.if %lane {
+        scf.if %in {
+          %acc = memref.load %c[%i] : memref<?xf32>
+          %v = memref.load %x[%f] : memref<?xf32>
+          %sum = arith.addf %acc, %v : f32
+          memref.store %sum, %c[%i] {sptir.shuffle = 8 : i64} : memref<?xf32>
+        } else {
+          memref.store %zero, %x[%f] : memref<?xf32>
+        }
       }
     }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The same accumulation unmarked, or under a guard that does not test the
+// lane: the guard may protect the access itself, so it stays put.
+// CHECK-LABEL: func.func @guard_kept
+//   CHECK-NOT: iter_args
+func.func @guard_kept(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %in = arith.cmpi ult, %i, %n : index
+    scf.if %in {
+      %acc = memref.load %c[%i] : memref<?xf32>
+      %v = memref.load %x[%j] : memref<?xf32>
+      %sum = arith.addf %acc, %v : f32
+      memref.store %sum, %c[%i] : memref<?xf32>
+    }
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    scf.for %j = %c0 to %n step %c1 {
+      scf.if %flag {
+        %acc = memref.load %c[%i] : memref<?xf32>
+        %v = memref.load %x[%tx] : memref<?xf32>
+        %sum = arith.addf %acc, %v : f32
+        memref.store %sum, %c[%i] {sptir.shuffle = 8 : i64} : memref<?xf32>
+      }
+    }
+    gpu.terminator
   }
   return
 }
