@@ -240,6 +240,49 @@ pub fn atomic_add_kind(op: OperationRef<'_, '_>) -> Option<bool> {
     }
 }
 
+/// The ops under `root` that carry the attribute `marker`, outermost
+/// first.
+pub fn marked_ops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {
+    let mut marked = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.has_attribute(marker) {
+            marked.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    marked
+}
+
+/// The lane counts a warp shuffle adds over: powers of two up to a warp.
+pub const LANE_CLUSTERS: [i64; 6] = [1, 2, 4, 8, 16, 32];
+
+/// For a `gpu.subgroup_reduce` that adds over contiguous clusters of
+/// lanes (stride 1, a size in `LANE_CLUSTERS`, a whole warp when unset):
+/// the cluster size. `None` for any other op or reduction.
+pub fn lane_cluster_addition(op: OperationRef<'_, '_>) -> Option<i64> {
+    if op_name(&op) != "gpu.subgroup_reduce" {
+        return None;
+    }
+    let integer = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+    };
+    let context = op.context();
+    let add = melior::ir::Attribute::parse(unsafe { context.to_ref() }, "#gpu<all_reduce_op add>");
+    let cluster = integer("cluster_size").unwrap_or(32);
+    (op.attribute("op").ok() == add && integer("cluster_stride").unwrap_or(1) == 1 && LANE_CLUSTERS.contains(&cluster))
+        .then_some(cluster)
+}
+
+/// Whether a warp shuffle moves values of this type: `f32` or a 32-bit
+/// integer.
+pub fn is_32_bit_scalar(r#type: melior::ir::Type<'_>) -> bool {
+    use melior::ir::r#type::TypeLike;
+    r#type.is_f32() || melior::ir::r#type::IntegerType::try_from(r#type).is_ok_and(|i| i.width() == 32)
+}
+
 /// The `scf.for` ops under `root` that carry the attribute `marker`,
 /// innermost first.
 pub fn marked_loops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {

@@ -11,7 +11,7 @@
 use crate::{
     accumulation_chain::{split_accumulation, vector_lanes},
     ir_builder::Builder,
-    ir_query::{ATOMIC_ADDF, ATOMIC_ADDI},
+    ir_query::{marked_ops, ATOMIC_ADDF, ATOMIC_ADDI},
     lower_loop_bindings::ATOMIC,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -19,7 +19,7 @@ use melior::{
     dialect::{ods::memref, ods::vector},
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef},
         r#type::IntegerType,
         Value, ValueLike,
     },
@@ -38,14 +38,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut stores = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op.has_attribute(ATOMIC) {
-            stores.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for store in stores {
+    for store in marked_ops(root, ATOMIC) {
         lower(context, store)?;
     }
     Ok(())

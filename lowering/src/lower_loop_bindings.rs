@@ -20,7 +20,9 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{accumulation, constant_index, defined_outside, encloses, op_name, outermost, static_shape},
+    ir_query::{
+        accumulation, constant_index, defined_outside, encloses, op_name, outermost, static_shape, LANE_CLUSTERS,
+    },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
     sparse_pos_cache_read::SHARED,
@@ -289,7 +291,7 @@ fn cluster_size<'c>(
         _ => None,
     };
     match trips {
-        Some(trips) if DIMENSIONS[dimension] == "threadIdx.x" && [1, 2, 4, 8, 16, 32].contains(&trips) => {
+        Some(trips) if DIMENSIONS[dimension] == "threadIdx.x" && LANE_CLUSTERS.contains(&trips) => {
             Ok(IntegerAttribute::new(IntegerType::new(context, 64).into(), trips).into())
         }
         _ => Err(emit_error(

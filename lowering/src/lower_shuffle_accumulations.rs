@@ -16,7 +16,7 @@ use crate::{
     accumulation_chain::{split_accumulation, vector_lanes},
     axis::detach,
     ir_builder::{if_else, Builder},
-    ir_query::{depends_on_launch_ids, op_name},
+    ir_query::{depends_on_launch_ids, is_32_bit_scalar, marked_ops, op_name, LANE_CLUSTERS},
     lower_loop_bindings::SHUFFLE,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -25,7 +25,7 @@ use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef},
         r#type::{IntegerType, TypeLike},
         Value, ValueLike,
     },
@@ -44,14 +44,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut stores = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op.has_attribute(SHUFFLE) {
-            stores.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for store in stores {
+    for store in marked_ops(root, SHUFFLE) {
         lower(context, store)?;
     }
     Ok(())
@@ -64,7 +57,7 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map(|a| a.value())
-        .filter(|size| [1, 2, 4, 8, 16, 32].contains(size))
+        .filter(|size| LANE_CLUSTERS.contains(size))
         .ok_or_else(|| {
             emit_error(location, format!("lower-shuffle-accumulations: {SHUFFLE} must be 1, 2, 4, 8, 16 or 32"))
         })?;
@@ -77,9 +70,7 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
     }
     let split = split_accumulation(context, store, "lower-shuffle-accumulations")?;
     let element = split.element_type;
-    if vector_lanes(split.terms.r#type()).is_some()
-        || !(element.is_f32() || IntegerType::try_from(element).is_ok_and(|i| i.width() == 32))
-    {
+    if vector_lanes(split.terms.r#type()).is_some() || !is_32_bit_scalar(element) {
         return Err(emit_error(
             location,
             format!(

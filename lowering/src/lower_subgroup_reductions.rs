@@ -14,7 +14,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::op_name,
+    ir_query::{is_32_bit_scalar, lane_cluster_addition, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -56,24 +56,17 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 
 fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = op.location();
-    let integer =
-        |name: &str| op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value());
-    let cluster = integer("cluster_size").unwrap_or(32);
     let value: Value<'c, 'c> =
         detach(op.operand(0).map_err(|_| emit_error(location, "malformed gpu.subgroup_reduce"))?);
     let r#type = value.r#type();
     let float = r#type.is_f32();
-    let add = Attribute::parse(context, "#gpu<all_reduce_op add>");
-    let supported = op.attribute("op").ok() == add
-        && integer("cluster_stride").unwrap_or(1) == 1
-        && [1, 2, 4, 8, 16, 32].contains(&cluster)
-        && (float || IntegerType::try_from(r#type).is_ok_and(|i| i.width() == 32));
-    if !supported {
+    let cluster = lane_cluster_addition(op).filter(|_| is_32_bit_scalar(r#type));
+    let Some(cluster) = cluster else {
         return Err(emit_error(
             location,
             format!("lower-subgroup-reductions: only additions of 32-bit scalars ({}) over contiguous clusters of 1, 2, 4, 8, 16 or 32 lanes are supported", op_name(&op)),
         ));
-    }
+    };
     let builder =
         Builder::before(context, op).ok_or_else(|| emit_error(location, "op is not in a block"))?.at(location);
     let i32_type: Type<'c> = IntegerType::new(context, 32).into();

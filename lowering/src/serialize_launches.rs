@@ -24,17 +24,17 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, is_float, move_until_terminator, region_with_block, replace_uses, zero_attribute, Builder},
-    ir_query::{constant_index, encloses, holds_sync, op_name, outermost, static_shape},
+    ir_query::{
+        constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref, static_shape,
+    },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
     dialect::{memref, scf},
     ir::{
-        attribute::{Attribute, IntegerAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::{MemRefType, ShapedTypeLike, TypeLike},
         Block, BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -125,13 +125,36 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
     while let Some(parent) = start.parent_operation().filter(|_| start.block() != launch.block()) {
         start = unsafe { OperationRef::from_raw(parent.to_raw()) };
     }
-    let mut fission =
-        Fission { context, start, threads, fissioned, sizes: block_sizes, inside: Vec::new(), nests: Vec::new() };
+    let mut fission = Fission {
+        context,
+        start,
+        threads,
+        fissioned,
+        sizes: block_sizes,
+        inside: Vec::new(),
+        nests: Vec::new(),
+        row_values: Vec::new(),
+        written: written_memrefs(launch),
+    };
     fission.demote_carried_values(&body)?;
     fission.place(block_ops(&body), anchor)?;
     fission.spill_across_barriers()?;
     erase(launch);
     Ok(())
+}
+
+/// The memrefs (`root_memref` keys) that ops in `launch` other than loads
+/// and `memref.dim` take: those it may write.
+fn written_memrefs(launch: OperationRef<'_, '_>) -> Vec<usize> {
+    let mut written = Vec::new();
+    launch.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        if !matches!(name.as_string_ref().as_str(), Ok("memref.load" | "vector.load" | "memref.dim")) {
+            written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(root_memref));
+        }
+        WalkResult::Advance
+    });
+    written
 }
 
 /// Whether the threads of a row can run apart from the other rows: the
@@ -140,25 +163,20 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
 /// constant.
 fn rows_suffice(launch: OperationRef<'_, '_>, x_size: Value<'_, '_>) -> bool {
     let Some(x_size) = constant_index(x_size) else { return false };
-    let mut reduces = false;
+    let (mut reduces, mut suffice) = (false, true);
     launch.walk(WalkOrder::PreOrder, |op| {
-        reduces |= op.name().as_string_ref().as_str() == Ok("gpu.subgroup_reduce");
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match op_name(&op).as_str() {
+            "gpu.barrier" => suffice = false,
+            "gpu.subgroup_reduce" => {
+                reduces = true;
+                suffice &= lane_cluster_addition(op).is_some_and(|cluster| x_size % cluster == 0);
+            }
+            _ => {}
+        }
         WalkResult::Advance
     });
-    let mut suffice = reduces;
-    launch.walk(WalkOrder::PreOrder, |op| {
-        let name = op.name();
-        let cluster = || {
-            op.attribute("cluster_size").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(32, |a| a.value())
-        };
-        suffice &= match name.as_string_ref().as_str() {
-            Ok("gpu.barrier") => false,
-            Ok("gpu.subgroup_reduce") => cluster() > 0 && x_size % cluster() == 0,
-            _ => true,
-        };
-        WalkResult::Advance
-    });
-    suffice
+    reduces && suffice
 }
 
 /// Inserts loops over `0..sizes[i]`, nested, before the builder's anchor;
@@ -221,6 +239,10 @@ struct Fission<'c> {
     threads: [Value<'c, 'c>; 3],
     /// How many of `threads` (x first) the loop nests split: 3 or 1.
     fissioned: usize,
+    /// In the x-only mode, the values computed so far from the row ids.
+    row_values: Vec<Value<'c, 'c>>,
+    /// The memrefs (`root_memref` keys) the launch writes.
+    written: Vec<usize>,
     sizes: [Value<'c, 'c>; 3],
     /// Every op placed inside a loop nest over the threads, with its nest.
     inside: Vec<(OperationRef<'c, 'c>, usize)>,
@@ -363,16 +385,8 @@ impl<'c> Fission<'c> {
         pending: &[OperationRef<'c, 'c>],
     ) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
         let location = op.location();
-        let integer =
-            |name: &str| op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value());
         let value = detach(op.operand(0).map_err(|_| emit_error(location, "malformed gpu.subgroup_reduce"))?);
-        let add = Attribute::parse(self.context, "#gpu<all_reduce_op add>");
-        let cluster = integer("cluster_size").unwrap_or(32);
-        if op.attribute("op").ok() != add
-            || integer("cluster_stride").unwrap_or(1) != 1
-            || ![1, 2, 4, 8, 16, 32].contains(&cluster)
-            || zero_attribute(self.context, value.r#type()).is_none()
-        {
+        if lane_cluster_addition(op).is_none() || zero_attribute(self.context, value.r#type()).is_none() {
             return Err(emit_error(
                 location,
                 "serialize-launches: only additions of scalars over contiguous clusters of 1 to 32 lanes can be emulated",
@@ -392,11 +406,7 @@ impl<'c> Fission<'c> {
         let internal = || emit_error(location, "internal: malformed gpu.subgroup_reduce");
         let memory = detach(op.operand(0).map_err(|_| internal())?);
         let result: Value<'c, 'c> = detach(op.result(0).map_err(|_| internal())?.into());
-        let cluster = op
-            .attribute("cluster_size")
-            .ok()
-            .and_then(|a| IntegerAttribute::try_from(a).ok())
-            .map_or(32, |a| a.value());
+        let cluster = lane_cluster_addition(op).ok_or_else(internal)?;
         let builder = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
         // Lanes are consecutive thread slots; a cluster starts at a multiple
         // of its size.
@@ -452,22 +462,6 @@ impl<'c> Fission<'c> {
         })
     }
 
-    /// Whether an operand of `op` is a row id (y, z) of the x-only mode or
-    /// computed from one: a load at such an address stays in the loop over
-    /// x, after the stores of its own row that come before it.
-    fn row_dependent(&self, op: OperationRef<'c, 'c>, pending: &[OperationRef<'c, 'c>]) -> bool {
-        self.fissioned < 3
-            && op.operands().any(|v| {
-                let v = detach(v);
-                self.threads[self.fissioned..].contains(&v)
-                    || pending.iter().any(|o| o.results().any(|r| Value::from(r) == v))
-                    || OperationResult::try_from(v).is_ok_and(|r| {
-                        let owner = unsafe { OperationRef::<'c, 'c>::from_raw(r.owner().to_raw()) };
-                        owner.block() == op.block() && self.row_dependent(owner, pending)
-                    })
-            })
-    }
-
     /// An op around a barrier must be one all threads run alike: a loop or
     /// branch without results whose operands do not depend on the thread.
     fn uniform(&self, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
@@ -497,7 +491,20 @@ impl<'c> Fission<'c> {
                         name.as_str(),
                         "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"
                     ));
-            let row_load = name == "memref.load" && self.row_dependent(op, &threaded);
+            // In the x-only mode, a load of memory the launch writes, at an
+            // address computed from the row ids (y, z), stays in the loop
+            // over x, after the stores of its own row that come before it.
+            let from_rows = self.fissioned < 3
+                && op.operands().any(|v| {
+                    let v = detach(v);
+                    self.threads[self.fissioned..].contains(&v) || self.row_values.contains(&v)
+                });
+            if from_rows {
+                self.row_values.extend(op.results().map(|r| detach(r.into())));
+            }
+            let row_load = name == "memref.load"
+                && from_rows
+                && op.operand(0).is_ok_and(|m| self.written.contains(&root_memref(m)));
             if pure && !self.per_thread(op, &threaded) && !row_load {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {

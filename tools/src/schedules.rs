@@ -189,7 +189,7 @@ impl LaneSddmm {
 
     /// Why this schedule cannot be built, if it cannot.
     pub fn check(&self) -> Result<(), String> {
-        if ![1, 2, 4, 8, 16, 32].contains(&self.threads)
+        if !sptir_lowering::ir_query::LANE_CLUSTERS.contains(&(self.threads as i64))
             || ![1, 2, 4].contains(&self.vector)
             || self.rows == 0
             || self.rows * self.threads > 1024
