@@ -22,6 +22,11 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
       "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --baseline cusparse --reps 20 --json || status=1
     done
   done
+  # Kernels compiled for any feature size (the default is built for each).
+  for op in spmm sddmm; do
+    "$bench" --op "$op" --format csr --matrix "$graph" --feat 32,33 --generic --device cuda --baseline cusparse --reps 20 --json || status=1
+    "$bench" --op "$op" --format hyb --matrix "$graph" --feat 33 --generic --device cuda --reps 20 --json || status=1
+  done
   # SDDMM with each non-zero on a row of lanes that meet in warp shuffles
   # (non-zero-parallel, then row-wise).
   for sddmm in 32,8,4 16,16,1 8,32,4 3,8,1 8,32,4,1 4,8,1,1; do

@@ -36,6 +36,7 @@ pub mod sparse_pos_split;
 pub mod sparse_pos_unroll;
 pub mod sparse_pos_vectorize;
 pub mod sparse_reorder;
+pub mod specialize_arguments;
 pub mod synchronize_thread_loops;
 pub mod unroll_loops;
 pub mod vectorize_loops;
@@ -45,6 +46,7 @@ use std::sync::Once;
 
 /// Every sptir pass, in pipeline order.
 pub static PASSES: &[PassDef] = &[
+    specialize_arguments::PASS,
     sparse_reorder::PASS,
     sparse_fuse::PASS,
     decompose_format::PASS,

@@ -46,8 +46,10 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 };
 
 /// Scheduled stage II -> stage III with `gpu.launch`: bound loops become
-/// launches, then the loop-invariant work leaves the loops (structure
-/// reads, tail and alignment guards), marked loops become vector code or
+/// launches, guards that the block's thread ranges decide fold
+/// (`int-range-optimizations`: a lane's features below the feature size),
+/// then the loop-invariant work leaves the loops (structure reads, tail
+/// and alignment guards), marked loops become vector code or
 /// are unrolled, accumulators move to registers (adding atomically once where
 /// threads share them), multiply-adds may become FMAs, and independent
 /// launches of one block shape fuse into one. Shared by the PTX pipeline and the
@@ -56,8 +58,9 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
-        "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,loop-invariant-code-motion,\
-               hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,hoist-invariant-guards,canonicalize,\
+        "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,\
+               int-range-optimizations,hoist-invariant-guards,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
                contract-float-ops,fuse-launches",
     defaults: "",

@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, depends_on_launch_ids, op_name},
+    ir_query::{defined_outside, depends_on_launch_ids, marked_ops, op_name},
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -24,7 +24,9 @@ use melior::{
     dialect::scf,
     ir::{
         block::{BlockLike, BlockRef},
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        operation::{
+            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+        },
         Block, Region, RegionLike, Value, ValueLike,
     },
     Context,
@@ -55,7 +57,55 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for op in loops {
         promote_one(context, op);
     }
+    for store in marked_ops(root, SHUFFLE) {
+        lift_out_of_lane_guards(context, store);
+    }
     Ok(())
+}
+
+/// A shuffle accumulation that no loop carries (a lane's features fit in
+/// one step) but that lane guards still enclose: the element is loaded
+/// before the outermost guard, each guard yields the new value where it
+/// ran and the old one elsewhere, and the store follows, so that every
+/// lane reaches the store and its warp shuffle (see `lane_tail_guards`).
+fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Option<()> {
+    let mut guards = Vec::new();
+    let mut inner = store;
+    while let Some(parent) = inner.parent_operation() {
+        let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(parent.to_raw()) };
+        let tests_lane = parent.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4));
+        if op_name(&parent) != "scf.if" || parent.result_count() > 0 || !tests_lane {
+            break;
+        }
+        let taken = (0..parent.region_count()).find(|&region| {
+            parent.region(region).ok().and_then(|r| r.first_block()).map(|b| b.to_raw().ptr)
+                == inner.block().map(|b| b.to_raw().ptr)
+        })?;
+        guards.insert(0, (parent, taken));
+        inner = parent;
+    }
+    let outermost = guards.first()?.0;
+    if !lane_tail_guards(store, &guards) {
+        return None;
+    }
+    let block = store.block()?;
+    let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+    let (load, store, stored) = accumulator_in(outermost, block).filter(|(_, found, _)| found == &store)?;
+    let location = store.location();
+    let builder = Builder::before(context, outermost)?.at(location);
+    let old: Value<'c, 'c> = detach(builder.insert_clone(load).result(0).ok()?.into());
+    replace_uses(load.result(0).ok()?.into(), old);
+    erase(load);
+    let mut next_value = stored;
+    for &(guard, taken) in guards.iter().rev() {
+        next_value = yield_through(context, guard, taken, next_value, old)?;
+    }
+    let last_if = OperationResult::try_from(next_value).ok()?.owner();
+    let after = last_if.next_in_block().and_then(|n| Builder::before(context, n))?.at(location);
+    let lifted = after.insert_clone(store);
+    unsafe { OperationRefMut::from_raw(lifted.to_raw()) }.set_operand(0, next_value);
+    erase(store);
+    Some(())
 }
 
 /// Promotes one accumulator of `op`; returns the new loop.

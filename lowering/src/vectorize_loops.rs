@@ -10,6 +10,7 @@
 //! pass proves what it can from the index arithmetic (`k.o * 64 + tid * 4`
 //! is) and checks the rest at run time (`feat % 4 == 0`, the pointers):
 //! the loop becomes `scf.if aligned { vector body } else { original loop }`.
+//! A constant offset that is not a multiple leaves the loop scalar.
 //! A guard `base + iv < bound` (from `sparse-pos-split`) is uniform across
 //! the lanes under the same conditions, so it becomes `base < bound`.
 
@@ -33,7 +34,7 @@ use melior::{
             OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult,
         },
         r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
-        BlockRef, Location, Region, RegionLike, Type, Value, ValueLike,
+        BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -82,6 +83,8 @@ struct Vectorizer<'c> {
     multiples: Vec<Value<'c, 'c>>,
     /// Memrefs accessed as vectors, with the alignment in bytes claimed.
     pointers: Vec<(Value<'c, 'c>, i64)>,
+    /// One of `multiples` is a constant that is not a multiple.
+    never_aligned: bool,
 }
 
 fn key(value: Value<'_, '_>) -> usize {
@@ -106,8 +109,14 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     let iv: Value<'c, 'c> =
         detach(body.argument(0).map_err(|_| emit_error(location, "loop without induction variable"))?.into());
 
-    let mut vectorizer =
-        Vectorizer { context, width, values: HashMap::new(), multiples: Vec::new(), pointers: Vec::new() };
+    let mut vectorizer = Vectorizer {
+        context,
+        width,
+        values: HashMap::new(),
+        multiples: Vec::new(),
+        pointers: Vec::new(),
+        never_aligned: false,
+    };
     vectorizer.values.insert(key(iv), Lanes::Index(lower));
     let (then_region, inside) = region_with_block(context, location, &[], scf::r#yield(&[], location));
     let vector_ops = then_region
@@ -120,8 +129,15 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     let outside =
         Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
     let mut leaves = Vec::new();
-    for &value in &vectorizer.multiples {
+    for value in vectorizer.multiples.clone() {
         vectorizer.runtime_multiples(value, vector_ops, &mut leaves)?;
+    }
+    // A constant offset that is not a multiple of W (33 features, compiled
+    // for that size) is never aligned: the loop stays scalar, as the run-time
+    // check would have chosen for a kernel compiled for any size.
+    if vectorizer.never_aligned {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.remove_attribute("vectorize").ok();
+        return Ok(());
     }
     let width_value = outside.index(width);
     let zero = outside.index(0);
@@ -487,17 +503,16 @@ impl<'c> Vectorizer<'c> {
     /// product needs one factor (a constant, else the one defined farthest
     /// out, which the check can then leave the loops with).
     fn runtime_multiples(
-        &self,
+        &mut self,
         value: Value<'c, 'c>,
         vector_ops: BlockRef<'c, 'c>,
         leaves: &mut Vec<Value<'c, 'c>>,
     ) -> Result<(), PassFailed> {
         if let Some(constant) = constant_index(value) {
-            if constant % self.width == 0 {
-                return Ok(());
+            if constant % self.width != 0 {
+                self.never_aligned = true;
             }
-            let at = defining_location(value).unwrap_or_else(|| Location::unknown(self.context));
-            return Err(emit_error(at, format!("vectorize-loops: an access starts at offset {constant} plus multiples, never aligned to {} elements", self.width)));
+            return Ok(());
         }
         let definer = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
         let Some(definer) = definer else {
@@ -638,8 +653,4 @@ fn depth(value: Value<'_, '_>) -> usize {
         }
     }
     count
-}
-
-fn defining_location<'c>(value: Value<'c, '_>) -> Option<Location<'c>> {
-    melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner().location())
 }

@@ -125,3 +125,26 @@ func.func @split_chunks(%y: memref<?xf32>, %n: index, %a: f32) {
   }
   return
 }
+
+// -----
+
+// An access at a constant offset that is not a multiple of the width (a
+// kernel compiled for 33 features) is never aligned: the loop stays
+// scalar and unmarked, as the run-time check would choose.
+// CHECK-LABEL: func.func @never_aligned
+//   CHECK-NOT: vector.
+//       CHECK: scf.for
+//       CHECK:   memref.store
+//   CHECK-NOT: vectorize
+//   CHECK-NOT: vector.
+func.func @never_aligned(%x: memref<?xf32>, %f: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c33 = arith.constant 33 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %k = arith.addi %c33, %l : index
+    memref.store %f, %x[%k] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}

@@ -78,6 +78,10 @@ pub enum Data {
     Values(Vec<f32>),
     Output(Vec<f32>),
     Index(usize),
+    /// An index that fixes the shape of the kernel's loops (the feature
+    /// size, an ELL, bucket or block width): the kernel may be compiled
+    /// for its value (see [`Prepared::specialization`]).
+    Extent(usize),
 }
 
 impl Data {
@@ -85,7 +89,7 @@ impl Data {
         match self {
             Data::Ids(_) => Param::Ids,
             Data::Values(_) | Data::Output(_) => Param::Values,
-            Data::Index(_) => Param::Index,
+            Data::Index(_) | Data::Extent(_) => Param::Index,
         }
     }
 }
@@ -127,6 +131,18 @@ impl Prepared {
         }
     }
 
+    /// The extents among the parameters, as (position, value).
+    pub fn extents(&self) -> Vec<(usize, usize)> {
+        self.args
+            .iter()
+            .enumerate()
+            .filter_map(|(position, arg)| match arg {
+                Data::Extent(value) => Some((position, *value)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// How many buckets a hyb kernel has (0 for other formats).
     pub fn buckets(&self) -> usize {
         self.buckets
@@ -154,7 +170,7 @@ impl Prepared {
                 Data::Ids(data) => KernelArg::Ids(data),
                 Data::Values(data) => KernelArg::Values(data),
                 Data::Output(data) => KernelArg::Output(data),
-                Data::Index(value) => KernelArg::Index(*value),
+                Data::Index(value) | Data::Extent(value) => KernelArg::Index(*value),
             })
             .collect()
     }
@@ -182,6 +198,15 @@ impl Prepared {
             }
         }
     }
+}
+
+/// The pass that compiles `function`, a kernel for a problem with these
+/// [`Prepared::extents`], for their values, so that its feature and width
+/// loops have constant trip counts.
+pub fn specialization(function: &str, extents: &[(usize, usize)]) -> String {
+    let list =
+        |item: fn(&(usize, usize)) -> usize| extents.iter().map(|e| item(e).to_string()).collect::<Vec<_>>().join(",");
+    format!("specialize-arguments{{function={function} args={} values={}}}", list(|e| e.0), list(|e| e.1))
 }
 
 /// Position of each stored entry `(row, col)` of `csr`, by binary search.
@@ -265,7 +290,7 @@ pub fn prepare_with(
                         Data::Index(m),
                         Data::Index(n),
                         Data::Index(nnz),
-                        Data::Index(feat),
+                        Data::Extent(feat),
                     ],
                     Readback::Prefix(out_len),
                     reference,
@@ -281,8 +306,8 @@ pub fn prepare_with(
                             Data::Output(vec![0.0; out_len]),
                             Data::Index(m),
                             Data::Index(n),
-                            Data::Index(ell.width()),
-                            Data::Index(feat),
+                            Data::Extent(ell.width()),
+                            Data::Extent(feat),
                         ],
                         Readback::Prefix(out_len),
                         reference,
@@ -302,8 +327,8 @@ pub fn prepare_with(
                             Data::Index(bsr.block_rows()),
                             Data::Index(bsr.block_cols()),
                             Data::Index(bsr.num_blocks()),
-                            Data::Index(blk),
-                            Data::Index(feat),
+                            Data::Extent(blk),
+                            Data::Extent(feat),
                         ],
                         Readback::Prefix(out_len),
                         reference,
@@ -316,7 +341,7 @@ pub fn prepare_with(
                         Data::Output(vec![0.0; out_len]),
                         Data::Index(m),
                         Data::Index(n),
-                        Data::Index(feat),
+                        Data::Extent(feat),
                     ];
                     for bucket in hyb.buckets() {
                         buckets += 1;
@@ -328,7 +353,7 @@ pub fn prepare_with(
                             Data::Ids(bucket.indices().to_vec()),
                             Data::Values(bucket.values().to_vec()),
                             Data::Index(bucket.num_rows()),
-                            Data::Index(bucket.width()),
+                            Data::Extent(bucket.width()),
                         ]);
                     }
                     ("hyb_spmm", args, Readback::Prefix(out_len), reference)
@@ -351,7 +376,7 @@ pub fn prepare_with(
                         Data::Index(m),
                         Data::Index(n),
                         Data::Index(nnz),
-                        Data::Index(feat),
+                        Data::Extent(feat),
                     ],
                     Readback::Prefix(nnz),
                     reference,
@@ -377,8 +402,8 @@ pub fn prepare_with(
                             Data::Output(vec![0.0; m * width]),
                             Data::Index(m),
                             Data::Index(n),
-                            Data::Index(width),
-                            Data::Index(feat),
+                            Data::Extent(width),
+                            Data::Extent(feat),
                         ],
                         Readback::Gather { len: nnz, pieces: vec![(0, from, to)] },
                         reference,
@@ -412,8 +437,8 @@ pub fn prepare_with(
                             Data::Index(bsr.block_rows()),
                             Data::Index(bsr.block_cols()),
                             Data::Index(bsr.num_blocks()),
-                            Data::Index(blk),
-                            Data::Index(feat),
+                            Data::Extent(blk),
+                            Data::Extent(feat),
                         ],
                         Readback::Gather { len: nnz, pieces: vec![(0, from, to)] },
                         reference,
@@ -422,7 +447,7 @@ pub fn prepare_with(
                 Format::Hyb => {
                     let hyb = Hyb::from_csr_pow2(a, layout.col_parts, layout.bucket_exponent).map_err(fmt)?;
                     let mut args =
-                        vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Index(feat)];
+                        vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Extent(feat)];
                     let mut pieces = Vec::new();
                     for (index, bucket) in hyb.buckets().iter().enumerate() {
                         buckets += 1;
@@ -447,7 +472,7 @@ pub fn prepare_with(
                             Data::Ids(bucket.indices().to_vec()),
                             Data::Values(bucket.values().to_vec()),
                             Data::Index(bucket.num_rows()),
-                            Data::Index(width),
+                            Data::Extent(width),
                             Data::Output(vec![0.0; bucket.num_rows() * width]),
                         ]);
                     }

@@ -113,11 +113,13 @@ impl RowSpmm {
         RowSpmm { rows: (128 / threads).max(1), threads, vector, cache: 0 }
     }
 
-    /// The candidates `--tune` tries for `feat` features: threads that
-    /// cover the features in few chunks, blocks of 64 to 512 threads.
+    /// The candidates `--tune` tries for `feat` features: vectors that the
+    /// features divide into, threads that cover the features in few
+    /// chunks, blocks of 64 to 512 threads.
     pub fn candidates(feat: usize) -> Vec<RowSpmm> {
         let mut list = Vec::new();
-        for vector in [1, 2, 4] {
+        // A vector width the features do not divide into never aligns.
+        for vector in [1, 2, 4].into_iter().filter(|v| feat % v == 0) {
             for threads in [8, 16, 32, 64, 128] {
                 let chunk = threads * vector;
                 // More lanes than features idle; many chunks re-walk the row.
@@ -210,12 +212,13 @@ impl LaneSddmm {
         LaneSddmm { rows: 256 / threads, threads, vector, rowwise: false }
     }
 
-    /// The candidates `--tune` tries for `feat` features: lanes that cover
-    /// the features in one to four steps (a whole warp for more), blocks of
+    /// The candidates `--tune` tries for `feat` features: vectors that the
+    /// features divide into, lanes that cover the features in one to four
+    /// steps (a whole warp for more), blocks of
     /// 128 to 512 threads.
     pub fn candidates(feat: usize) -> Vec<LaneSddmm> {
         let mut list = Vec::new();
-        for vector in [1, 2, 4] {
+        for vector in [1, 2, 4].into_iter().filter(|v| feat % v == 0) {
             for threads in [4, 8, 16, 32] {
                 let step = threads * vector;
                 if step > feat.next_power_of_two().max(vector * 4) || (threads < 32 && feat.div_ceil(step) > 4) {
@@ -247,6 +250,7 @@ mod tests {
         for feat in [1, 7, 32, 64, 128, 256, 512, 1000] {
             for c in RowSpmm::candidates(feat) {
                 assert_eq!(c.check(), Ok(()), "{c:?}");
+                assert_eq!(feat % c.vector, 0, "{c:?}");
             }
         }
         let row = |rows, threads, vector| RowSpmm { rows, threads, vector, cache: 0 };
@@ -266,6 +270,7 @@ mod tests {
             assert!(!list.is_empty(), "feat {feat}");
             for c in list.iter().chain([&LaneSddmm::for_features(feat)]) {
                 assert_eq!(c.check(), Ok(()), "{c:?}");
+                assert_eq!(feat % c.vector, 0, "{c:?}");
             }
         }
         let lanes = |rows, threads, vector| LaneSddmm { rows, threads, vector, rowwise: false };

@@ -184,13 +184,25 @@ fn bench_checks_sddmm_schedules() {
     fails_with(&ptx(&["--sddmm", "8,8"]), "expected ROWS,THREADS,VECTOR");
     fails_with(&ptx(&["--sddmm", "8,8,4,2"]), "ROWWISE 0 or 1");
     fails_with(&ptx(&["--format", "ell", "--sddmm", "8,8,4"]), "applies to sddmm in csr");
-    // 16 lanes a non-zero in 16-byte vectors: four butterfly steps (in the
-    // vector version and the scalar one), no atomics.
+    // 16 lanes a non-zero in 16-byte vectors: four butterfly steps in the
+    // vector version and four in the scalar one (aligned or not at run
+    // time), no atomics.
     let output = ptx(&["--sddmm", "8,16,4"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("ld.global.v4.b32") && !text.contains("atom."), "{text}");
-    assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 4, "{text}");
+    assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8, "{text}");
+    // Compiled for any feature size, the feature loop stays (a lane may
+    // have more than one step or none); its sum is promoted across it.
+    let output = ptx(&["--sddmm", "8,16,4", "--generic"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).matches("shfl.sync.bfly.b32").count(), 4);
+    // A vector width that the features do not divide into never aligns:
+    // the kernel compiled for 66 features has scalar loads only.
+    let output = bench(&["--op", "sddmm", "--matrix", matrix, "--feat", "66", "--emit", "ptx", "--sddmm", "8,16,4"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(!text.contains(".v4.") && text.matches("shfl.sync.bfly.b32").count() == 4, "{text}");
     // Row-wise: rows on threadIdx.y walk their non-zeros, no binary search;
     // the alignment check is outside the non-zero loop, so the vector and
     // scalar versions each shuffle.

@@ -6,7 +6,7 @@ use sptir_runtime::{cuda, graphs::locate_or_skip, load_matrix, randomize_values,
 use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
-    kernels::{prepare, Format, Layout, Op},
+    kernels::{prepare, specialization, Format, Layout, Op},
     schedules::LaneSddmm,
 };
 
@@ -35,14 +35,23 @@ fn kernels_verify_on_the_gpu() {
             for format in [Format::Csr, Format::Ell, Format::Bsr, Format::Hyb] {
                 for feat in [1, 32, 100] {
                     let mut problem = prepare(op, format, &a, feat, Layout::default(), 9).unwrap();
-                    let context = create_context();
-                    let mut module = problem.program(&context);
-                    run_pipeline(&context, &mut module, "builtin.module(sptir-to-gpu)").unwrap();
-                    let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
-                    problem.poison();
-                    kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
-                    let error = relative_error(&problem.result(), &problem.reference);
-                    assert!(error < 1e-5, "{name} {} {} feat {feat}: relative error {error}", op.name(), format.name());
+                    // Compiled for any extents, then for these.
+                    let specialized = format!("{},", specialization(problem.function, &problem.extents()));
+                    for specialize in ["", specialized.as_str()] {
+                        let context = create_context();
+                        let mut module = problem.program(&context);
+                        let pipeline = format!("builtin.module({specialize}sptir-to-gpu)");
+                        run_pipeline(&context, &mut module, &pipeline).unwrap();
+                        let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
+                        problem.poison();
+                        kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+                        let error = relative_error(&problem.result(), &problem.reference);
+                        let (op, format) = (op.name(), format.name());
+                        assert!(
+                            error < 1e-5,
+                            "{name} {op} {format} feat {feat} [{specialize}]: relative error {error}"
+                        );
+                    }
                 }
             }
         }
@@ -66,9 +75,13 @@ fn warp_shuffled_sddmm_verifies_on_the_gpu() {
                 let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
                 let context = create_context();
                 let mut module = problem.program(&context);
+                // As sptir-bench runs it: compiled for these extents.
+                let specialize = specialization(problem.function, &problem.extents());
                 let stage1 = schedule.stage1().map(|s| format!("{s},")).unwrap_or_default();
-                let pipeline =
-                    format!("builtin.module({stage1}lower-sparse-iter,{},sptir-stage2-to-gpu)", schedule.passes());
+                let pipeline = format!(
+                    "builtin.module({specialize},{stage1}lower-sparse-iter,{},sptir-stage2-to-gpu)",
+                    schedule.passes()
+                );
                 run_pipeline(&context, &mut module, &pipeline).unwrap();
                 let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
                 problem.poison();

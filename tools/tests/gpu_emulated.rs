@@ -9,7 +9,7 @@ use sptir_runtime::{cpu::CpuKernel, randomize_values, relative_error, Csr, RmatS
 use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
-    kernels::{decomposition_args, prepare, Format, Layout, Op, Prepared},
+    kernels::{decomposition_args, prepare, specialization, Format, Layout, Op, Prepared},
 };
 
 /// Non-zero-parallel SDDMM (after `sparse-fuse`): 8 non-zeros a block,
@@ -38,17 +38,24 @@ fn check_rule(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, fea
     check_prepared(&mut problem, stage1, schedule, feat);
 }
 
+/// Runs the kernel compiled for any extents, then for the problem's own
+/// (`specialize-arguments`, as `sptir-bench` does on the GPU).
 fn check_prepared(problem: &mut Prepared, stage1: &str, schedule: &str, feat: usize) {
-    let context = create_context();
-    let mut module = problem.program(&context);
-    let pipeline = format!("builtin.module({stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
-    run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
-    let kernel = CpuKernel::compile(&module, 2).unwrap();
-    problem.poison();
-    kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
-    let error = relative_error(&problem.result(), &problem.reference);
-    let (op, format) = (problem.op.name(), problem.format.name());
-    assert!(error < 1e-5, "{op} {format} feat {feat} [{schedule}]: relative error {error}");
+    let specialized = format!("{},", specialization(problem.function, &problem.extents()));
+    for specialize in ["", specialized.as_str()] {
+        let context = create_context();
+        let mut module = problem.program(&context);
+        let pipeline = format!(
+            "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})"
+        );
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        problem.poison();
+        kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+        let error = relative_error(&problem.result(), &problem.reference);
+        let (op, format) = (problem.op.name(), problem.format.name());
+        assert!(error < 1e-5, "{op} {format} feat {feat} [{specialize}{schedule}]: relative error {error}");
+    }
 }
 
 fn matrices() -> Vec<Csr> {

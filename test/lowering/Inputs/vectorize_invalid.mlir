@@ -15,21 +15,6 @@ func.func @strided(%x: memref<?xf32>, %f: f32) {
 
 // -----
 
-func.func @never_aligned(%x: memref<?xf32>, %f: f32) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error@+1 {{vectorize-loops: an access starts at offset 1 plus multiples, never aligned to 4 elements}}
-  %c5 = arith.constant 1 : index
-  scf.for %l = %c0 to %c4 step %c1 {
-    %k = arith.addi %c5, %l : index
-    memref.store %f, %x[%k] : memref<?xf32>
-  } {vectorize = 4 : index}
-  return
-}
-
-// -----
-
 func.func @one_element(%x: memref<?xf32>, %y: memref<?xf32>, %i: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

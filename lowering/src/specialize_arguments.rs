@@ -1,0 +1,103 @@
+//! `specialize-arguments`: compiles a function for known values of some of
+//! its `index` arguments, such as a feature size, an ELL or bucket width or
+//! a block size. SparseTIR builds each kernel for its feature size; here the
+//! function keeps its signature (callers bind the same parameters) and
+//! every use of a specialized argument reads an `arith.constant` instead.
+//! The axes built from it get static lengths, so loop trip counts become
+//! constants that schedules can unroll, and tail guards and vector
+//! alignment checks fold away. A caller must then pass exactly that value.
+
+use crate::{
+    ir_builder::{replace_uses, Builder},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+};
+use melior::ir::{
+    attribute::StringAttribute,
+    block::BlockLike,
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    r#type::TypeLike,
+    RegionLike, ValueLike,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "SpecializeArguments",
+    argument: "specialize-arguments",
+    description: "Compile a function for known values of index arguments (function=NAME args=I,J values=V,W)",
+    options: &[
+        PassOption { name: "function", help: "symbol name of the func.func to specialize", required: true },
+        PassOption { name: "args", help: "comma-separated positions of its index arguments", required: true },
+        PassOption { name: "values", help: "comma-separated values, one for each of args", required: true },
+    ],
+    dependent_dialects: "arith",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
+    let fail = |message: String| emit_error(root.location(), format!("specialize-arguments: {message}"));
+    let name = options.get("function").unwrap_or_default();
+    let args = options.index_list("args").map_err(fail)?.unwrap_or_default();
+    let values = options
+        .get("values")
+        .unwrap_or_default()
+        .split(',')
+        .map(|item| item.trim().parse::<i64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| {
+            fail(format!(
+                "option 'values' must be a comma-separated list of integers, got '{}'",
+                options.get("values").unwrap_or_default()
+            ))
+        })?;
+    if args.len() != values.len() {
+        return Err(fail(format!("{} args but {} values", args.len(), values.len())));
+    }
+    if let Some(repeated) = args.iter().enumerate().find_map(|(i, a)| args[..i].contains(a).then_some(a)) {
+        return Err(fail(format!("argument {repeated} is named twice")));
+    }
+    let mut functions = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let is_named = op.name().as_string_ref().as_str() == Ok("func.func")
+            && op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
+                == Some(true);
+        if is_named {
+            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+            return WalkResult::Skip;
+        }
+        WalkResult::Advance
+    });
+    let function = match functions[..] {
+        [function] => function,
+        [] => return Err(fail(format!("no func.func @{name}"))),
+        _ => return Err(fail(format!("several func.func @{name}"))),
+    };
+    let location = function.location();
+    let Some(entry) = function.region(0).ok().and_then(|body| body.first_block()) else {
+        return Err(emit_error(location, format!("specialize-arguments: @{name} has no body")));
+    };
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let builder = match entry.first_operation() {
+        Some(first) => Builder::before(context, first),
+        None => None,
+    }
+    .ok_or_else(|| emit_error(location, format!("specialize-arguments: @{name} has an empty body")))?;
+    for (position, &value) in args.iter().zip(&values) {
+        let argument = entry.argument(*position).map_err(|_| {
+            emit_error(
+                location,
+                format!(
+                    "specialize-arguments: @{name} has {} arguments, so it has no argument {position}",
+                    entry.argument_count()
+                ),
+            )
+        })?;
+        if !argument.r#type().is_index() {
+            return Err(emit_error(
+                location,
+                format!("specialize-arguments: argument {position} of @{name} is {}, not index", argument.r#type()),
+            ));
+        }
+        replace_uses(argument.into(), builder.index(value));
+    }
+    Ok(())
+}

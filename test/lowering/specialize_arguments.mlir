@@ -1,0 +1,41 @@
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=64},lower-sparse-iter,canonicalize)' | FileCheck %s
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=64},sptir-to-stage3)' | FileCheck %s --check-prefix=STAGE3
+// RUN: sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=2,1 values=-3,7},canonicalize)' | FileCheck %s --check-prefix=TWO
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=nope args=1 values=2})' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=0 values=2})' 2>&1 | FileCheck %s --check-prefix=TYPE
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=3 values=2})' 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=1,1 values=2,3})' 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=1,2 values=2})' 2>&1 | FileCheck %s --check-prefix=COUNT
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=1 values=x})' 2>&1 | FileCheck %s --check-prefix=VALUES
+// RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=declared args=0 values=1})' 2>&1 | FileCheck %s --check-prefix=BODY
+
+// The signature stays; the feature axis and every loop over it get the
+// constant length.
+//      CHECK: func.func @csr_spmm({{.*}}, %[[FEAT:.*]]: index) {
+//      CHECK: %[[C64:.*]] = arith.constant 64 : index
+//      CHECK: sparse_iter.dense_fixed %[[C64]]
+//      CHECK: sparse_pos.for "csrmm.init.1" spatial %{{.*}} to %[[C64]]
+//      CHECK: sparse_pos.for "csrmm.2" spatial %{{.*}} to %[[C64]]
+//  CHECK-NOT: %[[FEAT]]
+
+// Row-major addressing multiplies by the constant.
+//     STAGE3: %[[C64:.*]] = arith.constant 64 : index
+//     STAGE3: scf.for %{{.*}} = %{{.*}} to %[[C64]] step
+
+//      TWO: func.func @two(%{{.*}}: memref<?xf32>, %{{.*}}: index, %{{.*}}: index) -> index {
+// TWO-NEXT:   %[[C:.*]] = arith.constant 4 : index
+// TWO-NEXT:   return %[[C]] : index
+func.func @two(%a: memref<?xf32>, %n: index, %m: index) -> index {
+  %0 = arith.addi %n, %m : index
+  return %0 : index
+}
+
+func.func private @declared(%n: index) -> index
+
+// MISSING: error: specialize-arguments: no func.func @nope
+// TYPE: error: specialize-arguments: argument 0 of @two is memref<?xf32>, not index
+// RANGE: error: specialize-arguments: @two has 3 arguments, so it has no argument 3
+// TWICE: error: specialize-arguments: argument 1 is named twice
+// COUNT: error: specialize-arguments: 2 args but 1 values
+// VALUES: error: specialize-arguments: option 'values' must be a comma-separated list of integers, got 'x'
+// BODY: error: specialize-arguments: @declared has no body
