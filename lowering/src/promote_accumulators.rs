@@ -7,7 +7,9 @@
 //! The load and store may also sit under `scf.if` guards in the loop body
 //! when they are the accumulation of a warp shuffle and the guards test
 //! the lane (see `lane_tail_guards`); each guard then yields the new
-//! value or the carried one.
+//! value or the carried one. Such an accumulation that no loop carries
+//! (each lane's features fit in one step) still leaves its lane guards,
+//! so that every lane reaches its warp shuffle.
 //!
 //! Sound for sptir kernels because their memref arguments do not alias
 //! one another (as SparseTIR assumes, `tir.noalias`): the pass requires

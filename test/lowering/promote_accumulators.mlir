@@ -180,3 +180,59 @@ func.func @guard_left_alone(%c: memref<?xf32>, %i: index, %n: index, %flag: i1) 
   %last = memref.load %c[%r] : memref<?xf32>
   return %last : f32
 }
+
+// -----
+
+// A shuffle accumulation that no loop carries (a lane's features fit in
+// one step) leaves its lane guards, not the guard around them that does
+// not test the lane: the element is read before the lane guards, they
+// yield the sum or the old value, and every lane stores.
+// CHECK-LABEL: func.func @lifted
+//       CHECK: scf.if %arg4 {
+//       CHECK:   %[[OLD:.*]] = memref.load %arg0[%arg2]
+//       CHECK:   %[[SUM:.*]] = scf.if %{{.*}} -> (f32) {
+//       CHECK:     %[[INNER:.*]] = scf.if %{{.*}} -> (f32) {
+//       CHECK:       %[[V:.*]] = memref.load %arg1
+//       CHECK:       %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]]
+//       CHECK:       scf.yield %[[NEW]] : f32
+//       CHECK:     } else {
+//       CHECK:       scf.yield %[[OLD]] : f32
+//       CHECK:     scf.yield %[[INNER]] : f32
+//       CHECK:   } else {
+//       CHECK:     scf.yield %[[OLD]] : f32
+//       CHECK:   memref.store %[[SUM]], %arg0[%arg2] {sptir.shuffle = 8 : i64}
+// Under a lane guard that also reads another element of the memref, the
+// accumulation stays.
+//       CHECK: scf.if %{{.*}} {
+//  CHECK-NEXT:   memref.load %arg0[%arg2]
+//  CHECK-NEXT:   memref.load %arg0[%{{.*}}]
+//  CHECK-NEXT:   arith.addf
+//  CHECK-NEXT:   memref.store %{{.*}}, %arg0[%arg2] {sptir.shuffle = 8 : i64}
+func.func @lifted(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %feat: index, %flag: i1) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %lane = arith.cmpi ult, %tx, %c4 : index
+    %f = arith.muli %tx, %c4 : index
+    %in = arith.cmpi ult, %f, %feat : index
+    scf.if %flag {
+      scf.if %lane {
+        scf.if %in {
+          %acc = memref.load %c[%i] : memref<?xf32>
+          %v = memref.load %x[%f] : memref<?xf32>
+          %sum = arith.addf %acc, %v : f32
+          memref.store %sum, %c[%i] {sptir.shuffle = 8 : i64} : memref<?xf32>
+        }
+      }
+    }
+    scf.if %in {
+      %acc = memref.load %c[%i] : memref<?xf32>
+      %other = memref.load %c[%f] : memref<?xf32>
+      %sum = arith.addf %acc, %other : f32
+      memref.store %sum, %c[%i] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}

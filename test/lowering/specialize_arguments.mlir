@@ -1,5 +1,6 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=64},lower-sparse-iter,canonicalize)' | FileCheck %s
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=64},sptir-to-stage3)' | FileCheck %s --check-prefix=STAGE3
+// RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(specialize-arguments{function=sddmm_fused args=9 values=16},lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=16},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},sptir-stage2-to-launches)' | FileCheck %s --check-prefix=LANES
 // RUN: sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=2,1 values=-3,7},canonicalize)' | FileCheck %s --check-prefix=TWO
 // RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=nope args=1 values=2})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=0 values=2})' 2>&1 | FileCheck %s --check-prefix=TYPE
@@ -21,6 +22,14 @@
 // Row-major addressing multiplies by the constant.
 //     STAGE3: %[[C64:.*]] = arith.constant 64 : index
 //     STAGE3: scf.for %{{.*}} = %{{.*}} to %[[C64]] step
+
+// 16 features on 16 lanes: the features' loop and its tail guard
+// (threadIdx.x < 16, decided by the block size) are gone, and each lane's
+// one product goes straight to the shuffle.
+//      LANES: gpu.launch
+//      LANES: memref.store %cst
+//  LANES-NOT: scf.
+//      LANES: gpu.subgroup_reduce  add %{{.*}} cluster(size = 16)
 
 //      TWO: func.func @two(%{{.*}}: memref<?xf32>, %{{.*}}: index, %{{.*}}: index) -> index {
 // TWO-NEXT:   %[[C:.*]] = arith.constant 4 : index
