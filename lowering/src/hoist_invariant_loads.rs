@@ -1,6 +1,7 @@
-//! `hoist-invariant-loads`: moves a `memref.load` out of the `scf.for` loops
-//! it does not depend on when nothing in the function writes that memref,
-//! together with the non-trapping arithmetic around such loads.
+//! `hoist-invariant-loads`: moves a `memref.load` or `vector.load` out of
+//! the `scf.for` loops it does not depend on when nothing in the function
+//! writes that memref, together with the non-trapping arithmetic around
+//! such loads.
 //! Stage III reads structure (indptr, indices) and input values where each
 //! access is flattened; a row start read in the innermost loop is then read
 //! once per row. Upstream loop-invariant code motion cannot do this: it
@@ -39,11 +40,11 @@ pub const PASS: PassDef = PassDef {
 fn hoistable(op: &OperationRef<'_, '_>, written: &[Value<'_, '_>]) -> bool {
     let name = op_name(op);
     match name.as_str() {
-        "memref.load" => op.operand(0).is_ok_and(|m| !written.contains(&m)),
+        "memref.load" | "vector.load" => op.operand(0).is_ok_and(|m| !written.contains(&m)),
         "arith.constant" | "arith.addi" | "arith.subi" | "arith.muli" | "arith.index_cast" | "arith.cmpi"
         | "arith.select" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.addf" | "arith.subf" | "arith.mulf"
         | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" | "arith.extsi" | "arith.extui"
-        | "arith.trunci" | "arith.sitofp" | "arith.extf" | "arith.truncf" => true,
+        | "arith.trunci" | "arith.sitofp" | "arith.extf" | "arith.truncf" | "vector.broadcast" => true,
         _ => false,
     }
 }
@@ -55,7 +56,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
             "memref.store" => written.extend(op.operand(1).ok()),
-            "memref.load" | "memref.dim" => {}
+            "memref.load" | "vector.load" | "memref.dim" | "memref.extract_aligned_pointer_as_index" => {}
             _ => written.extend(op.operands().filter(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).is_ok())),
         }
         WalkResult::Advance
@@ -98,13 +99,21 @@ fn reuse_dominating_loads(root: OperationRef<'_, '_>, written: &[Value<'_, '_>])
     let mut redundant = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) != "memref.load" || !hoistable(&op, written) {
+        if !matches!(op_name(&op).as_str(), "memref.load" | "vector.load") || !hoistable(&op, written) {
             return WalkResult::Advance;
         }
         let operands: Vec<Value> = op.operands().collect();
-        let earlier = loads
-            .iter()
-            .find(|load| load.operands().collect::<Vec<Value>>() == operands && encloses_block_of(load.block(), op));
+        // Same op and result type too: a scalar and a vector load may share
+        // their operands.
+        let same_result = |load: &OperationRef| {
+            op_name(load) == op_name(&op)
+                && load.result(0).map(|r| r.r#type()).ok() == op.result(0).map(|r| r.r#type()).ok()
+        };
+        let earlier = loads.iter().find(|load| {
+            load.operands().collect::<Vec<Value>>() == operands
+                && same_result(load)
+                && encloses_block_of(load.block(), op)
+        });
         match earlier {
             Some(&earlier) => redundant.push((op, earlier)),
             None => loads.push(op),

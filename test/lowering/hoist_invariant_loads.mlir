@@ -72,3 +72,31 @@ func.func @dominated(%indptr: memref<?xi32>, %a: memref<?xf32>, %c: memref<?xf32
   }
   return
 }
+
+// A 16-byte load of a never-written memref leaves the loop too; asking for
+// the memref's aligned pointer (the vector path's alignment check) does
+// not write it. A scalar load with the same operands stays a scalar.
+// CHECK-LABEL: func.func @vector_row
+//       CHECK: memref.extract_aligned_pointer_as_index %arg0
+//       CHECK: %[[ROW:.*]] = vector.load %arg0[%arg2] : memref<?xf32>, vector<4xf32>
+//       CHECK: %[[ONE:.*]] = memref.load %arg0[%arg2]
+//       CHECK: %[[B:.*]] = vector.broadcast %[[ONE]]
+//       CHECK: %[[SUM:.*]] = arith.addf %[[ROW]], %[[B]]
+//       CHECK: scf.for
+//  CHECK-NEXT:   arith.muli
+//  CHECK-NEXT:   vector.store %[[SUM]]
+func.func @vector_row(%x: memref<?xf32>, %out: memref<?xf32>, %i: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = memref.extract_aligned_pointer_as_index %x : memref<?xf32> -> index
+  scf.for %j = %c0 to %n step %c1 {
+    %row = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
+    %one = memref.load %x[%i] : memref<?xf32>
+    %b = vector.broadcast %one : f32 to vector<4xf32>
+    %sum = arith.addf %row, %b : vector<4xf32>
+    %k = arith.muli %j, %c4 : index
+    vector.store %sum, %out[%k] : memref<?xf32>, vector<4xf32>
+  }
+  return
+}
