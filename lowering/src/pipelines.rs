@@ -59,8 +59,8 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
         "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
-               loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,unroll-loops,canonicalize,\
-               int-range-optimizations,hoist-invariant-guards,canonicalize,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
+               int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
                contract-float-ops,fuse-launches",
     defaults: "",

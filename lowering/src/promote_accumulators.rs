@@ -11,6 +11,10 @@
 //! (each lane's features fit in one step) still leaves its lane guards,
 //! so that every lane reaches its warp shuffle.
 //!
+//! Before that, the straight-line copies of an accumulation that threads
+//! share (an unrolled loop's, marked atomic or shuffle) become one: a load
+//! of the element takes the value an earlier store in the block wrote.
+//!
 //! Sound for sptir kernels because their memref arguments do not alias
 //! one another (as SparseTIR assumes, `tir.noalias`): the pass requires
 //! that nothing else in the loop touches the same memref value.
@@ -18,8 +22,8 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, depends_on_launch_ids, marked_ops, op_name},
-    lower_loop_bindings::SHUFFLE,
+    ir_query::{defined_outside, depends_on_launch_ids, holds_sync, marked_ops, op_name},
+    lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -46,6 +50,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    forward_stores(root);
     // Innermost loops first: an accumulator promoted out of an inner loop
     // may then be promoted out of the loop around it.
     let mut loops = Vec::new();
@@ -63,6 +68,75 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         lift_out_of_lane_guards(context, store);
     }
     Ok(())
+}
+
+/// Straight-line accumulations into one element that threads share (the
+/// copies of an unrolled loop, marked atomic or shuffle): a load of an element that an earlier store in the same
+/// block wrote, with nothing in between touching that memref or meeting
+/// other threads, takes the stored value, and a store that a later one
+/// overwrites before anything reads it goes. One load and one store of the
+/// element are left: one accumulation for the loop promotion and the
+/// atomic or shuffle lowering, instead of one per copy.
+fn forward_stores(root: OperationRef<'_, '_>) {
+    // Only marked stores: threads combine their contributions there, so the
+    // lowering needs `old + terms` with `old` loaded, which forwarding a
+    // plain store (the element's zeroing) into the chain would break.
+    fn marker(op: &OperationRef) -> Option<(&'static str, String)> {
+        [ATOMIC, SHUFFLE].into_iter().find_map(|name| op.attribute(name).ok().map(|value| (name, value.to_string())))
+    }
+    let mut stores = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && marker(&op).is_some() {
+            stores.push(op);
+        }
+        WalkResult::Advance
+    });
+    let mut erased = Vec::new();
+    for store in stores {
+        if erased.contains(&store.to_raw().ptr) {
+            continue;
+        }
+        let name = op_name(&store);
+        let load_name = if name == "memref.store" { "memref.load" } else { "vector.load" };
+        let operands: Vec<Value> = store.operands().map(detach).collect();
+        let (stored, place) = (operands[0], &operands[1..]);
+        let mut next = store.next_in_block();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+            let same_place = op.operands().map(detach).collect::<Vec<_>>().ends_with(place);
+            let op_kind = op_name(&op);
+            if op_kind == load_name && same_place && op.operand_count() == place.len() {
+                let Ok(result) = op.result(0) else { break };
+                if result.r#type() != stored.r#type() {
+                    break;
+                }
+                replace_uses(result.into(), stored);
+                erase(op);
+                continue;
+            }
+            if op_kind == name && same_place && op.operand_count() == operands.len() {
+                if marker(&op) == marker(&store) {
+                    erased.push(store.to_raw().ptr);
+                    erase(store);
+                }
+                break;
+            }
+            let mut touches = holds_sync(op);
+            op.walk(WalkOrder::PreOrder, |inner| {
+                touches |= inner.operands().any(|v| v == place[0]) || op_name(&inner) == "func.call";
+                if touches {
+                    WalkResult::Interrupt
+                } else {
+                    WalkResult::Advance
+                }
+            });
+            if touches {
+                break;
+            }
+        }
+    }
 }
 
 /// A shuffle accumulation that no loop carries (a lane's features fit in

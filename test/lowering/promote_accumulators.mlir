@@ -236,3 +236,41 @@ func.func @lifted(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %feat: index,
   }
   return
 }
+
+// -----
+
+// The copies of an unrolled accumulation that threads share (marked
+// atomic): the second reads what the first stored, so one load and one
+// store of the element are left, one accumulation for the atomic lowering.
+// The element's zeroing (unmarked) stays apart, and an access to another
+// element of the memref in between keeps the stores apart.
+// CHECK-LABEL: func.func @unrolled
+//       CHECK: memref.store %{{.*}}, %arg0[%arg2] : memref<?xf32>
+//       CHECK: %[[OLD:.*]] = memref.load %arg0[%arg2]
+//       CHECK: %[[ONE:.*]] = arith.addf %[[OLD]], %{{.*}}
+//       CHECK: %[[TWO:.*]] = arith.addf %[[ONE]], %{{.*}}
+//  CHECK-NEXT: memref.store %[[TWO]], %arg0[%arg2] {sptir.atomic}
+//       CHECK: memref.load %arg0[%arg3]
+//       CHECK: memref.load %arg0[%arg2]
+//       CHECK: memref.store %{{.*}}, %arg0[%arg2] {sptir.atomic}
+//   CHECK-NOT: memref.load
+//       CHECK: return
+func.func @unrolled(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %c[%i] : memref<?xf32>
+  %a0 = memref.load %c[%i] : memref<?xf32>
+  %v0 = memref.load %x[%c0] : memref<?xf32>
+  %s0 = arith.addf %a0, %v0 : f32
+  memref.store %s0, %c[%i] {sptir.atomic} : memref<?xf32>
+  %a1 = memref.load %c[%i] : memref<?xf32>
+  %v1 = memref.load %x[%c1] : memref<?xf32>
+  %s1 = arith.addf %a1, %v1 : f32
+  memref.store %s1, %c[%i] {sptir.atomic} : memref<?xf32>
+  %other = memref.load %c[%k] : memref<?xf32>
+  %a2 = memref.load %c[%i] : memref<?xf32>
+  %s2 = arith.addf %a2, %other : f32
+  memref.store %s2, %c[%i] {sptir.atomic} : memref<?xf32>
+  return
+}

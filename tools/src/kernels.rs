@@ -110,7 +110,8 @@ pub struct Prepared {
     pub function: &'static str,
     pub args: Vec<Data>,
     pub reference: Vec<f64>,
-    buckets: usize,
+    /// The width of each hyb bucket (none for other formats).
+    widths: Vec<usize>,
     /// Per hyb bucket: whether it lists a row twice.
     repeats: Vec<bool>,
     readback: Readback,
@@ -127,7 +128,7 @@ impl Prepared {
             (Op::Sddmm, Format::Csr) => programs::csr_sddmm(context),
             (Op::Sddmm, Format::Ell) => programs::ell_sddmm(context),
             (Op::Sddmm, Format::Bsr) => programs::bsr_sddmm(context),
-            (Op::Sddmm, Format::Hyb) => programs::hyb_sddmm(context, self.buckets),
+            (Op::Sddmm, Format::Hyb) => programs::hyb_sddmm(context, self.widths.len()),
         }
     }
 
@@ -145,7 +146,12 @@ impl Prepared {
 
     /// How many buckets a hyb kernel has (0 for other formats).
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.widths.len()
+    }
+
+    /// The width of each hyb bucket, in order.
+    pub fn bucket_widths(&self) -> &[usize] {
+        &self.widths
     }
 
     /// The parameter list a kernel for this problem must take.
@@ -271,7 +277,7 @@ pub fn prepare_with(
     }
     let (m, n, nnz) = (a.rows(), a.cols(), a.nnz());
     let fmt = |error| KernelError::Format(format.name(), error);
-    let mut buckets = 0;
+    let mut widths = Vec::new();
     let mut repeats = Vec::new();
     let (function, args, readback, reference) = match op {
         Op::Spmm => {
@@ -344,7 +350,7 @@ pub fn prepare_with(
                         Data::Extent(feat),
                     ];
                     for bucket in hyb.buckets() {
-                        buckets += 1;
+                        widths.push(bucket.width());
                         let mut rows = bucket.row_indices().to_vec();
                         rows.sort_unstable();
                         repeats.push(rows.windows(2).any(|pair| pair[0] == pair[1]));
@@ -450,7 +456,7 @@ pub fn prepare_with(
                         vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Extent(feat)];
                     let mut pieces = Vec::new();
                     for (index, bucket) in hyb.buckets().iter().enumerate() {
-                        buckets += 1;
+                        widths.push(bucket.width());
                         let width = bucket.width();
                         let mask = bucket.mask();
                         let (mut from, mut to) = (Vec::new(), Vec::new());
@@ -481,7 +487,7 @@ pub fn prepare_with(
             }
         }
     };
-    Ok(Prepared { op, format, function, args, reference, buckets, repeats, readback })
+    Ok(Prepared { op, format, function, args, reference, widths, repeats, readback })
 }
 
 /// The parameters `decompose-format{rule=...}` appends to a kernel whose

@@ -59,25 +59,34 @@ impl RowSpmm {
         Ok(())
     }
 
-    /// The pass list for `programs::hyb_spmm` with `buckets` buckets: the
-    /// same schedule on the zeroing iteration and on each bucket (loops
-    /// `hybB.1` rows, `hybB.2` non-zeros, `hybB.3` features). A row may be
-    /// in several buckets (column partitions, long rows), so the buckets
-    /// add to C atomically, which also lets `fuse-launches` run them all
-    /// in one launch.
+    /// The pass list for `programs::hyb_spmm` with one bucket for each of
+    /// `widths`: the same schedule on the zeroing iteration and on each
+    /// bucket (loops `hybB.1` rows, `hybB.2` non-zeros, `hybB.3` features).
+    /// A row may be in several buckets (column partitions, long rows), so
+    /// the buckets add to C atomically, which also lets `fuse-launches` run
+    /// them all in one launch. A bucket whose width the kernel is compiled
+    /// for (`Some`), at most `MAX_UNROLLED_WIDTH`, has its non-zero loop
+    /// unrolled (SparseTIR unrolls the fixed-width ELL loop), so that the
+    /// loads of its non-zeros are in flight together.
     /// The schedule caches nothing (`cache` is ignored).
-    pub fn hyb_passes(&self, buckets: usize) -> String {
+    pub fn hyb_passes(&self, widths: &[Option<usize>]) -> String {
         let mut passes = Vec::new();
         self.features(&mut passes, "zero.1");
         self.rows(&mut passes, "zero.0", false);
-        for bucket in 0..buckets {
+        for (bucket, width) in widths.iter().enumerate() {
             let label = format!("hyb{bucket}");
             self.features(&mut passes, &format!("{label}.3"));
             passes.push(format!("sparse-pos-reorder{{loops={label}.3.o,{label}.2}}"));
+            if width.is_some_and(|w| (2..=Self::MAX_UNROLLED_WIDTH).contains(&w)) {
+                passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
+            }
             self.rows(&mut passes, &format!("{label}.1"), true);
         }
         passes.join(",")
     }
+
+    /// The widest hyb bucket whose non-zero loop is unrolled.
+    pub const MAX_UNROLLED_WIDTH: usize = 16;
 
     /// Features in chunks of `threads * vector`, lanes on threadIdx.x.
     fn features(&self, passes: &mut Vec<String>, features: &str) {

@@ -41,8 +41,14 @@ fn check_rule(op: Op, format: Format, stage1: &str, schedule: &str, a: &Csr, fea
 /// Runs the kernel compiled for any extents, then for the problem's own
 /// (`specialize-arguments`, as `sptir-bench` does on the GPU).
 fn check_prepared(problem: &mut Prepared, stage1: &str, schedule: &str, feat: usize) {
+    check_each(problem, stage1, [schedule, schedule], feat)
+}
+
+/// `schedules[0]` for the kernel compiled for any extents, `schedules[1]`
+/// for the one compiled for the problem's.
+fn check_each(problem: &mut Prepared, stage1: &str, schedules: [&str; 2], feat: usize) {
     let specialized = format!("{},", specialization(problem.function, &problem.extents()));
-    for specialize in ["", specialized.as_str()] {
+    for (specialize, schedule) in ["", specialized.as_str()].into_iter().zip(schedules) {
         let context = create_context();
         let mut module = problem.program(&context);
         let pipeline = format!(
@@ -315,8 +321,15 @@ fn fused_hyb_row_spmm() {
                 for (rows, threads, vector) in [(2, 2, 4), (1, 4, 1), (3, 8, 2)] {
                     let layout = Layout { col_parts, bucket_exponent, ..Layout::default() };
                     let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 17).unwrap();
-                    let passes = RowSpmm { rows, threads, vector, cache: 0 }.hyb_passes(problem.buckets());
-                    check_prepared(&mut problem, "", &format!("{passes},"), feat);
+                    // Compiled for its bucket widths, the kernel unrolls
+                    // the narrow buckets' non-zero loops.
+                    let schedule = RowSpmm { rows, threads, vector, cache: 0 };
+                    let widths: Vec<usize> = problem.bucket_widths().to_vec();
+                    let generic = schedule.hyb_passes(&vec![None; widths.len()]);
+                    let known: Vec<Option<usize>> = widths.iter().copied().map(Some).collect();
+                    let specialized = schedule.hyb_passes(&known);
+                    assert!(specialized.contains("sparse-pos-unroll"), "{specialized}");
+                    check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
                 }
             }
         }

@@ -246,8 +246,14 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let context = create_context();
     let compile_start = Instant::now();
     // The program, its parameters and extents do not depend on the part.
-    let (params, builtin_function, builtin, buckets, extents) = work.with_part(0, part, &mut |problem| {
-        Ok((problem.params(), problem.function, problem.program(&context), problem.buckets(), problem.extents()))
+    let (params, builtin_function, builtin, widths, extents) = work.with_part(0, part, &mut |problem| {
+        Ok((
+            problem.params(),
+            problem.function,
+            problem.program(&context),
+            problem.bucket_widths().to_vec(),
+            problem.extents(),
+        ))
     })?;
     let (mut module, function) = match &args.kernel {
         Some(path) => {
@@ -314,7 +320,10 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     let row_passes = |r: RowSpmm| match format {
         Format::Ell => r.passes("ellmm"),
-        Format::Hyb => r.hyb_passes(buckets),
+        Format::Hyb => {
+            let known: Vec<Option<usize>> = widths.iter().map(|&w| (!args.generic).then_some(w)).collect();
+            r.hyb_passes(&known)
+        }
         _ => r.passes("csrmm"),
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
