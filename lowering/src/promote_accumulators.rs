@@ -149,7 +149,7 @@ fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>
     let mut inner = store;
     while let Some(parent) = inner.parent_operation() {
         let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(parent.to_raw()) };
-        let tests_lane = parent.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4));
+        let tests_lane = parent.operand(0).is_ok_and(|c| tests_only_the_lane(detach(c)));
         if op_name(&parent) != "scf.if" || parent.result_count() > 0 || !tests_lane {
             break;
         }
@@ -270,7 +270,17 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
 /// the access itself, and moving it out of the guard is not safe.
 fn lane_tail_guards(store: OperationRef<'_, '_>, guards: &[(OperationRef<'_, '_>, usize)]) -> bool {
     store.has_attribute(SHUFFLE)
-        && guards.iter().all(|(guard, _)| guard.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4)))
+        && guards.iter().all(|(guard, _)| guard.operand(0).is_ok_and(|c| tests_only_the_lane(detach(c))))
+}
+
+/// Whether `condition` depends on threadIdx.x and on no other launch id.
+/// A condition that also tests the row (`row_ok && lane_ok`, which
+/// canonicalization makes of two nested guards) may protect the element
+/// itself, which the row's first lane would then access out of bounds.
+fn tests_only_the_lane(condition: Value<'_, '_>) -> bool {
+    depends_on_launch_ids(condition, 3..4)
+        && !depends_on_launch_ids(condition, 0..3)
+        && !depends_on_launch_ids(condition, 4..6)
 }
 
 /// The blocks where a promoted access may sit: the loop body and, through

@@ -14,7 +14,7 @@ use crate::{
 use melior::ir::{
     attribute::StringAttribute,
     block::BlockLike,
-    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationRef},
     r#type::TypeLike,
     RegionLike, ValueLike,
 };
@@ -54,21 +54,31 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     if let Some(repeated) = args.iter().enumerate().find_map(|(i, a)| args[..i].contains(a).then_some(a)) {
         return Err(fail(format!("argument {repeated} is named twice")));
     }
-    let mut functions = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let is_named = op.name().as_string_ref().as_str() == Ok("func.func")
+    let is_named = |op: &OperationRef| {
+        op.name().as_string_ref().as_str() == Ok("func.func")
             && op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
-                == Some(true);
-        if is_named {
-            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-            return WalkResult::Skip;
+                == Some(true)
+    };
+    // Scheduled on a function (`func.func(specialize-arguments{...})`), the
+    // pass touches only the one named; on a module, the function of that
+    // name in its symbol table (not those of nested modules).
+    let function = if root.name().as_string_ref().as_str() == Ok("func.func") {
+        if !is_named(&root) {
+            return Ok(());
         }
-        WalkResult::Advance
-    });
-    let function = match functions[..] {
-        [function] => function,
-        [] => return Err(fail(format!("no func.func @{name}"))),
-        _ => return Err(fail(format!("several func.func @{name}"))),
+        root
+    } else {
+        let mut next = root.region(0).ok().and_then(|body| body.first_block()).and_then(|b| b.first_operation());
+        let mut found = None;
+        while let Some(op) = next {
+            next = op.next_in_block();
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            if is_named(&op) {
+                found = Some(op);
+                break;
+            }
+        }
+        found.ok_or_else(|| fail(format!("no func.func @{name}")))?
     };
     let location = function.location();
     let Some(entry) = function.region(0).ok().and_then(|body| body.first_block()) else {

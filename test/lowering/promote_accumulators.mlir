@@ -274,3 +274,34 @@ func.func @unrolled(%c: memref<?xf32>, %x: memref<?xf32>, %i: index, %k: index) 
   memref.store %s2, %c[%i] {sptir.atomic} : memref<?xf32>
   return
 }
+
+// -----
+
+// A guard that tests the row and the lane together (canonicalization
+// merges a row guard holding only a lane guard into one) may protect the
+// element itself: the accumulation stays under it (and the shuffle
+// lowering then refuses it, rather than the row's first lane reading past
+// the end).
+// CHECK-LABEL: func.func @row_and_lane
+//       CHECK: scf.if %{{.*}} {
+//  CHECK-NEXT:   memref.load %arg0
+//       CHECK:   memref.store %{{.*}}, %arg0[%{{.*}}] {sptir.shuffle = 8 : i64}
+func.func @row_and_lane(%c: memref<?xf32>, %x: memref<?xf32>, %nnz: index, %feat: index) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c8, %sz = %c1) {
+    %b8 = arith.muli %bx, %c8 : index
+    %i = arith.addi %b8, %ty : index
+    %row = arith.cmpi ult, %i, %nnz : index
+    %lane = arith.cmpi ult, %tx, %feat : index
+    %both = arith.andi %row, %lane : i1
+    scf.if %both {
+      %acc = memref.load %c[%i] : memref<?xf32>
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %sum = arith.addf %acc, %v : f32
+      memref.store %sum, %c[%i] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -2,6 +2,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=64},sptir-to-stage3)' | FileCheck %s --check-prefix=STAGE3
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(specialize-arguments{function=sddmm_fused args=9 values=16},lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=16},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},sptir-stage2-to-launches)' | FileCheck %s --check-prefix=LANES
 // RUN: sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=2,1 values=-3,7},canonicalize)' | FileCheck %s --check-prefix=TWO
+// RUN: sptir-opt %s -p 'builtin.module(func.func(specialize-arguments{function=two args=1 values=5}))' | FileCheck %s --check-prefix=NESTED
 // RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=nope args=1 values=2})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=0 values=2})' 2>&1 | FileCheck %s --check-prefix=TYPE
 // RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=two args=3 values=2})' 2>&1 | FileCheck %s --check-prefix=RANGE
@@ -30,6 +31,12 @@
 //      LANES: memref.store %cst
 //  LANES-NOT: scf.
 //      LANES: gpu.subgroup_reduce  add %{{.*}} cluster(size = 16)
+
+// Scheduled on functions, the pass changes only the one named.
+//      NESTED: func.func @two(
+// NESTED-NEXT:   %[[C:.*]] = arith.constant 5 : index
+// NESTED-NEXT:   arith.addi %[[C]], %arg2
+//      NESTED: func.func private @declared
 
 //      TWO: func.func @two(%{{.*}}: memref<?xf32>, %{{.*}}: index, %{{.*}}: index) -> index {
 // TWO-NEXT:   %[[C:.*]] = arith.constant 4 : index
