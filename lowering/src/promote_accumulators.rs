@@ -160,10 +160,9 @@ fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>
         guards.insert(0, (parent, taken));
         inner = parent;
     }
+    // The walk kept only guards that test the lane alone, and `store` is a
+    // shuffle's: what `lane_tail_guards` asks of a promotion.
     let outermost = guards.first()?.0;
-    if !lane_tail_guards(store, &guards) {
-        return None;
-    }
     let block = store.block()?;
     let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
     let (load, store, stored) = accumulator_in(outermost, block).filter(|(_, found, _)| found == &store)?;

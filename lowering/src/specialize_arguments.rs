@@ -86,11 +86,10 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     };
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let builder = match entry.first_operation() {
-        Some(first) => Builder::before(context, first),
-        None => None,
-    }
-    .ok_or_else(|| emit_error(location, format!("specialize-arguments: @{name} has an empty body")))?;
+    let builder = entry
+        .first_operation()
+        .and_then(|first| Builder::before(context, first))
+        .ok_or_else(|| emit_error(location, format!("specialize-arguments: @{name} has an empty body")))?;
     for (position, &value) in args.iter().zip(&values) {
         let argument = entry.argument(*position).map_err(|_| {
             emit_error(

@@ -90,15 +90,7 @@ impl RowSpmm {
 
     /// Features in chunks of `threads * vector`, lanes on threadIdx.x.
     fn features(&self, passes: &mut Vec<String>, features: &str) {
-        passes.push(format!("sparse-pos-split{{loop={features} factor={}}}", self.threads * self.vector));
-        let lanes = if self.vector > 1 {
-            passes.push(format!("sparse-pos-split{{loop={features}.i factor={}}}", self.vector));
-            passes.push(format!("sparse-pos-vectorize{{loop={features}.i.i}}"));
-            format!("{features}.i.o")
-        } else {
-            format!("{features}.i")
-        };
-        passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x}}"));
+        features_on_lanes(passes, features, self.threads, self.vector, "");
     }
 
     /// `rows` rows a block, on threadIdx.y.
@@ -185,16 +177,8 @@ impl LaneSddmm {
             format!("sparse-pos-split{{loop=sddmm.0 factor={}}}", self.rows),
             "sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x}".to_string(),
             "sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y}".to_string(),
-            format!("sparse-pos-split{{loop={features} factor={}}}", self.threads * self.vector),
         ];
-        let lanes = if self.vector > 1 {
-            passes.push(format!("sparse-pos-split{{loop={features}.i factor={}}}", self.vector));
-            passes.push(format!("sparse-pos-vectorize{{loop={features}.i.i}}"));
-            format!("{features}.i.o")
-        } else {
-            format!("{features}.i")
-        };
-        passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x shuffle=true}}"));
+        features_on_lanes(&mut passes, features, self.threads, self.vector, " shuffle=true");
         passes.join(",")
     }
 
@@ -241,6 +225,21 @@ impl LaneSddmm {
         }
         list
     }
+}
+
+/// Loop `features` in chunks of `threads * vector`: each chunk on `threads`
+/// lanes of threadIdx.x (bound with the extra options `bind`), `vector`
+/// consecutive features a lane as one vector access when above 1.
+fn features_on_lanes(passes: &mut Vec<String>, features: &str, threads: usize, vector: usize, bind: &str) {
+    passes.push(format!("sparse-pos-split{{loop={features} factor={}}}", threads * vector));
+    let lanes = if vector > 1 {
+        passes.push(format!("sparse-pos-split{{loop={features}.i factor={vector}}}"));
+        passes.push(format!("sparse-pos-vectorize{{loop={features}.i.i}}"));
+        format!("{features}.i.o")
+    } else {
+        format!("{features}.i")
+    };
+    passes.push(format!("sparse-pos-bind{{loop={lanes} to=threadIdx.x{bind}}}"));
 }
 
 #[cfg(test)]
