@@ -19,6 +19,42 @@ pub fn constant_index(value: Value<'_, '_>) -> Option<i64> {
     constant_of(value).and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map(|i| i.value())
 }
 
+/// The integer `value` always is, where it is an `arith.constant` or
+/// integer arithmetic over constants: a schedule at stage II sees a split
+/// loop's trip count as `ceildivui(subi(N, 0), F)` before anything folds,
+/// with N constant once `specialize-arguments` ran.
+pub fn evaluate_index(value: Value<'_, '_>) -> Option<i64> {
+    evaluate(value, 0)
+}
+
+fn evaluate(value: Value<'_, '_>, depth: usize) -> Option<i64> {
+    if let Some(constant) = constant_index(value) {
+        return Some(constant);
+    }
+    // Deeper trees are not what a schedule builds.
+    if depth > 16 {
+        return None;
+    }
+    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    let operand = |n| owner.operand(n).ok().and_then(|v| evaluate(v, depth + 1));
+    let unsigned = |n| operand(n).filter(|&v| v >= 0);
+    match op_name(&owner).as_str() {
+        "arith.index_cast" | "arith.index_castui" => operand(0),
+        "arith.addi" => operand(0)?.checked_add(operand(1)?),
+        "arith.subi" => operand(0)?.checked_sub(operand(1)?),
+        "arith.muli" => operand(0)?.checked_mul(operand(1)?),
+        "arith.divui" => unsigned(0)?.checked_div(unsigned(1)?),
+        "arith.remui" => unsigned(0)?.checked_rem(unsigned(1)?),
+        "arith.ceildivui" => {
+            let (n, d) = (unsigned(0)? as u64, unsigned(1)? as u64);
+            (d != 0).then(|| n.div_ceil(d) as i64)
+        }
+        "arith.minui" => Some(unsigned(0)?.min(unsigned(1)?)),
+        "arith.maxui" => Some(unsigned(0)?.max(unsigned(1)?)),
+        _ => None,
+    }
+}
+
 /// The op's name, e.g. `scf.for`.
 pub fn op_name(op: &OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()

@@ -15,9 +15,10 @@
 use crate::{
     accumulation_chain::{split_accumulation, vector_lanes},
     axis::detach,
+    ir_builder::erase,
     ir_builder::{if_else, Builder},
-    ir_query::{depends_on_launch_ids, is_32_bit_scalar, marked_ops, op_name, LANE_CLUSTERS},
-    lower_loop_bindings::SHUFFLE,
+    ir_query::{depends_on_launch_ids, holds_sync, is_32_bit_scalar, marked_ops, op_name, LANE_CLUSTERS},
+    lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -25,7 +26,7 @@ use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationRef},
+        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
         r#type::{IntegerType, TypeLike},
         Value, ValueLike,
     },
@@ -79,6 +80,8 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
             ),
         ));
     }
+    // Before the reduction goes in between.
+    let zeroing = lane_uniform_store_before(store, split.init, &split.place);
     let builder = Builder::before(context, store)
         .ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: op is not in a block"))?
         .at(location);
@@ -99,7 +102,10 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
         first,
         &[],
         |inner| {
-            let old: Value<'c, 'c> = detach(inner.insert_clone(init).result(0).expect("a load has a result").into());
+            let old: Value<'c, 'c> = match zeroing {
+                Some(zeroing) => detach(zeroing.operand(0).expect("a store has a value")),
+                None => detach(inner.insert_clone(init).result(0).expect("a load has a result").into()),
+            };
             let new = if element.is_f32() {
                 inner.value(arith::addf(old, total, location))
             } else {
@@ -111,7 +117,68 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
         |_| Vec::new(),
     );
     split.finish(store);
+    if let Some(zeroing) = zeroing {
+        erase(zeroing);
+    }
     Ok(())
+}
+
+/// The plain store of one value to the accumulated element (its zeroing,
+/// say) that every lane of the row makes in the accumulation's block
+/// before the old value is loaded, with nothing from there to the
+/// accumulation touching that memref or meeting other threads. The first
+/// lane makes it too and then overwrites the element with the total, so
+/// it may instead add the total to the stored value: the other lanes'
+/// stores and its load of the element go (and no lane's store can land
+/// after the first lane's).
+fn lane_uniform_store_before<'c>(
+    store: OperationRef<'c, 'c>,
+    init: OperationRef<'c, 'c>,
+    place: &[Value<'c, 'c>],
+) -> Option<OperationRef<'c, 'c>> {
+    let block = store.block()?;
+    if init.block()? != block {
+        return None;
+    }
+    let mut candidate = None;
+    let mut past_init = false;
+    let mut current = block.first_operation();
+    while let Some(op) = current {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op == store {
+            return candidate;
+        }
+        current = op.next_in_block();
+        if op == init {
+            candidate?;
+            past_init = true;
+            continue;
+        }
+        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+        let plain_store = op_name(&op) == "memref.store"
+            && !op.has_attribute(SHUFFLE)
+            && !op.has_attribute(ATOMIC)
+            && operands[1..] == *place;
+        if !past_init && plain_store && !depends_on_launch_ids(operands[0], 3..4) {
+            candidate = Some(op);
+            continue;
+        }
+        let mut touches = holds_sync(op);
+        op.walk(WalkOrder::PreOrder, |inner| {
+            touches |= inner.operands().any(|v| v == place[0]) || op_name(&inner) == "func.call";
+            if touches {
+                WalkResult::Interrupt
+            } else {
+                WalkResult::Advance
+            }
+        });
+        match (touches, past_init) {
+            (true, true) => return None,
+            (true, false) => candidate = None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The launch's threadIdx.x, after checking that nothing around `store`

@@ -64,6 +64,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for op in loops {
         promote_one(context, op);
     }
+    // Promotion moved accumulations out of the loops that held them (the
+    // copies of an unrolled loop around a scalar feature loop), which
+    // makes them straight-line copies in turn.
+    forward_stores(root);
     for store in marked_ops(root, SHUFFLE) {
         lift_out_of_lane_guards(context, store);
     }

@@ -68,9 +68,10 @@ pub fn loop_position<'c>(op: OperationRef<'c, '_>) -> Result<Value<'c, 'c>, Pass
         .ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
 }
 
-/// The trip count of a loop whose bounds are constants.
+/// The trip count of a loop whose bounds are constants, or arithmetic over
+/// constants.
 pub fn constant_trip(op: OperationRef<'_, '_>) -> Option<i64> {
-    let bound = |n| op.operand(n).ok().and_then(crate::ir_query::constant_index);
+    let bound = |n| op.operand(n).ok().and_then(crate::ir_query::evaluate_index);
     Some(bound(1)? - bound(0)?)
 }
 

@@ -41,6 +41,70 @@ func.func @row_of_lanes(%out: memref<?xf32>, %x: memref<?xf32>, %rows: index, %n
 
 // -----
 
+// Every lane zeroes the element (SDDMM's output) before the accumulation:
+// the first lane adds the total to that zero instead, so no lane stores
+// the zero nor loads the element back.
+// CHECK-LABEL: func.func @zeroed
+//       CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+//   CHECK-NOT: memref.store
+//       CHECK: %[[TOTAL:.*]] = gpu.subgroup_reduce add
+//       CHECK: scf.if
+//  CHECK-NEXT:   %[[NEW:.*]] = arith.addf %[[Z]], %[[TOTAL]]
+//  CHECK-NEXT:   memref.store %[[NEW]], %arg0[%{{.*}}]
+//   CHECK-NOT: memref.load %arg0
+//       CHECK: gpu.terminator
+func.func @zeroed(%out: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %out[%bx] : memref<?xf32>
+    %v = memref.load %x[%tx] : memref<?xf32>
+    %other = memref.load %y[%bx] : memref<?xf32>
+    %old = memref.load %out[%bx] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The stored value differs from lane to lane, and another element of the
+// memref is read between the zeroing and the load: the stores stay and
+// the first lane reads the element back.
+// CHECK-LABEL: func.func @kept
+//       CHECK: memref.store %{{.*}}, %arg0[%{{.*}}] : memref<?xf32>
+//       CHECK: gpu.subgroup_reduce add
+//       CHECK: scf.if
+//  CHECK-NEXT:   memref.load %arg0
+//       CHECK: memref.store %{{.*}}, %arg1[%{{.*}}] : memref<?xf32>
+//       CHECK: gpu.subgroup_reduce add
+//       CHECK: scf.if
+//  CHECK-NEXT:   memref.load %arg1
+func.func @kept(%out: memref<?xf32>, %out2: memref<?xf32>, %x: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<?xf32>
+    memref.store %v, %out[%bx] : memref<?xf32>
+    %old = memref.load %out[%bx] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    memref.store %zero, %out2[%bx] : memref<?xf32>
+    %peek = memref.load %out2[%c1] : memref<?xf32>
+    %old2 = memref.load %out2[%bx] : memref<?xf32>
+    %new2 = arith.addf %old2, %peek : f32
+    memref.store %new2, %out2[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Integers shuffle too; `old + v` directly is just `v`.
 // CHECK-LABEL: func.func @integers
 //       CHECK: %[[V:.*]] = memref.load %arg1

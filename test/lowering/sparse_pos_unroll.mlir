@@ -2,9 +2,17 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-unroll{loop=csrmm.2.i},lower-sparse-buffer,unroll-loops,canonicalize)' | FileCheck %s
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-unroll{loop=csrmm.2})' 2>&1 | FileCheck %s --check-prefix=TRIP
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=128},sparse-pos-unroll{loop=csrmm.2.i})' 2>&1 | FileCheck %s --check-prefix=TRIP
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=64},lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=16},sparse-pos-unroll{loop=csrmm.2.o})' | FileCheck %s --check-prefix=COMPUTED
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(specialize-arguments{function=csr_spmm args=8 values=1040},lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=16},sparse-pos-unroll{loop=csrmm.2.o})' 2>&1 | FileCheck %s --check-prefix=TRIP
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-unroll{loop=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // MARK: sparse_pos.for "csrmm.2.i" spatial %{{.*}} to %c4 attributes {unroll} {
+
+// Compiled for 64 features, the chunk loop of a split by 16 runs
+// ceildiv(64 - 0, 16) = 4 times, which the schedule can tell before
+// anything folds.
+// COMPUTED: %[[N:.*]] = arith.ceildivui
+// COMPUTED: sparse_pos.for "csrmm.2.o" spatial %{{.*}} to %[[N]] attributes {unroll} {
 
 // Four copies of the guarded body, one per feature of the chunk, and no
 // loop over them.

@@ -28,7 +28,7 @@
 // (threadIdx.x < 16, decided by the block size) are gone, and each lane's
 // one product goes straight to the shuffle.
 //      LANES: gpu.launch
-//      LANES: memref.store %cst
+//      LANES: memref.load %arg4
 //  LANES-NOT: scf.
 //      LANES: gpu.subgroup_reduce  add %{{.*}} cluster(size = 16)
 

@@ -170,8 +170,12 @@ impl LaneSddmm {
         (!self.rowwise).then_some(Self::STAGE1)
     }
 
-    /// The stage II pass list.
-    pub fn passes(&self) -> String {
+    /// The stage II pass list, for a kernel compiled for `feat` features
+    /// if known: then a step loop of at most `MAX_UNROLLED_STEPS` is
+    /// unrolled, so that a lane's loads of all its features are in flight
+    /// together and, row-wise, its features of X's row, the same for every
+    /// non-zero of the row, stay in registers across them.
+    pub fn passes(&self, feat: Option<usize>) -> String {
         let features = if self.rowwise { "sddmm.2" } else { "sddmm.1" };
         let mut passes = vec![
             format!("sparse-pos-split{{loop=sddmm.0 factor={}}}", self.rows),
@@ -179,8 +183,15 @@ impl LaneSddmm {
             "sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y}".to_string(),
         ];
         features_on_lanes(&mut passes, features, self.threads, self.vector, " shuffle=true");
+        let steps = feat.map(|f| f.div_ceil(self.threads * self.vector));
+        if steps.is_some_and(|s| (2..=Self::MAX_UNROLLED_STEPS).contains(&s)) {
+            passes.push(format!("sparse-pos-unroll{{loop={features}.o}}"));
+        }
         passes.join(",")
     }
+
+    /// The most feature steps unrolled: each keeps a vector of X live.
+    pub const MAX_UNROLLED_STEPS: usize = 8;
 
     /// Why this schedule cannot be built, if it cannot.
     pub fn check(&self) -> Result<(), String> {

@@ -80,7 +80,7 @@ fn warp_shuffled_sddmm_verifies_on_the_gpu() {
                 let stage1 = schedule.stage1().map(|s| format!("{s},")).unwrap_or_default();
                 let pipeline = format!(
                     "builtin.module({specialize},{stage1}lower-sparse-iter,{},sptir-stage2-to-gpu)",
-                    schedule.passes()
+                    schedule.passes(Some(feat))
                 );
                 run_pipeline(&context, &mut module, &pipeline).unwrap();
                 let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();

@@ -249,12 +249,11 @@ fn warp_shuffled_sddmm() {
                 (3, 32, 1, true),
             ] {
                 let schedule = LaneSddmm { rows, threads, vector, rowwise };
-                check_with(
-                    Op::Sddmm,
-                    Format::Csr,
+                let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 17).unwrap();
+                check_each(
+                    &mut problem,
                     &schedule.stage1().map(|s| format!("{s},")).unwrap_or_default(),
-                    &format!("{},", schedule.passes()),
-                    &a,
+                    [&format!("{},", schedule.passes(None)), &format!("{},", schedule.passes(Some(feat)))],
                     feat,
                 );
             }

@@ -328,7 +328,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
         (true, Op::Sddmm, Format::Csr, _, None) if lane_sddmm.is_some() => {
-            (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes()))
+            let known = (!args.generic).then_some(feat);
+            (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes(known)))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
         _ => (args.stage1.clone(), args.schedule.clone()),
