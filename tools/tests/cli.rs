@@ -212,4 +212,24 @@ fn bench_checks_sddmm_schedules() {
     // The default for the feature size is the same kind of schedule.
     let output = ptx(&[]);
     assert!(String::from_utf8_lossy(&output.stdout).contains("shfl.sync.bfly.b32"));
+    // Row-wise at 256 features on 8 lanes of 4: the eight steps are
+    // unrolled, so the lane's 8 vectors of X's row are loaded once before
+    // the non-zero loop (16 vector loads: those and Y's 8 in it), one
+    // shuffle per version merges all steps, and the first lane stores the
+    // total without zeroing or reading the output first (two stores, one
+    // per version). Generic, the steps stay a loop that reloads X.
+    let rowwise = |extra: &[&str]| {
+        let mut args =
+            vec!["--op", "sddmm", "--matrix", matrix, "--feat", "256", "--emit", "ptx", "--sddmm", "4,8,4,1"];
+        args.extend_from_slice(extra);
+        let output = bench(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    let text = rowwise(&[]);
+    assert_eq!(text.matches("ld.global.v4.b32").count(), 16, "{text}");
+    assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 6, "{text}");
+    assert_eq!(text.matches("st.global").count(), 2, "{text}");
+    let text = rowwise(&["--generic"]);
+    assert!(text.matches("ld.global.v4.b32").count() < 16, "{text}");
 }
