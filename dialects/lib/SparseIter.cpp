@@ -7,6 +7,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/ConvertUTF.h"
 
 using namespace mlir;
 using namespace sptir::sparse_iter;
@@ -248,18 +249,22 @@ static llvm::SmallPtrSet<void *, 8> enclosingAxes(Operation *op) {
 
 LogicalResult IterateOp::verify() {
   ValueRange axes = getAxes();
+  if (axes.empty())
+    return emitOpError() << "must iterate over at least one axis";
   StringRef kinds = getKinds();
+  // Checked before the length, which counts bytes, and without quoting a
+  // single byte, which may be part of a multi-byte character.
+  for (auto [index, kind] : llvm::enumerate(kinds))
+    if (kind != 'S' && kind != 'R')
+      return emitOpError() << "kinds \"" << kinds << "\": character #"
+                           << index
+                           << " is not 'S' (spatial) or 'R' (reduction)";
   if (kinds.size() != axes.size())
     return emitOpError() << "kinds \"" << kinds << "\" has " << kinds.size()
                          << " characters but the iteration has " << axes.size()
                          << " axes";
-  for (auto [index, kind] : llvm::enumerate(kinds))
-    if (kind != 'S' && kind != 'R')
-      return emitOpError() << "kind #" << index << " is '" << kind
-                           << "'; each kind must be 'S' (spatial) or 'R' "
-                              "(reduction)";
-  if (getLabel().empty())
-    return emitOpError() << "label must not be empty";
+  if (failed(verifyLabel(*this, getLabel())))
+    return failure();
 
   // Each axis needs its parent walked before it, here or outside.
   llvm::SmallPtrSet<void *, 8> walked = enclosingAxes(*this);
@@ -286,6 +291,9 @@ LogicalResult IterateOp::verify() {
     for (int64_t size : groups.asArrayRef()) {
       if (size < 1)
         return emitOpError() << "fused group sizes must be positive";
+      if (size > static_cast<int64_t>(axes.size()) - total)
+        return emitOpError() << "fused groups cover more than the "
+                             << axes.size() << " axes of the iteration";
       for (int64_t k = 1; k < size; ++k) {
         Value child = axes[total + k];
         if (child.getDefiningOp<AxisOpInterface>().getParentAxis() !=
@@ -358,6 +366,16 @@ LogicalResult IterateOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 // Access
 //===----------------------------------------------------------------------===//
+
+LogicalResult sptir::sparse_iter::verifyLabel(Operation *op, StringRef label) {
+  if (label.empty())
+    return op->emitOpError() << "label must not be empty";
+  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(label.begin());
+  if (!llvm::isLegalUTF8String(&begin,
+                               reinterpret_cast<const llvm::UTF8 *>(label.end())))
+    return op->emitOpError() << "label must be UTF-8 text";
+  return success();
+}
 
 LogicalResult sptir::sparse_iter::verifyAccessRank(Operation *op, BufferType type,
                                      size_t count, StringRef what) {

@@ -26,9 +26,7 @@ LogicalResult ForOp::verifyRegions() {
   if (block.getNumArguments() != 1 || !block.getArgument(0).getType().isIndex())
     return emitOpError()
            << "body must take exactly one index argument (the position)";
-  if (getLabel().empty())
-    return emitOpError() << "label must not be empty";
-  return success();
+  return sparse_iter::verifyLabel(*this, getLabel());
 }
 
 LogicalResult LoadOp::verify() {

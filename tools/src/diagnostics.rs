@@ -67,7 +67,7 @@ impl Diag {
         into.push(Diag {
             severity: Severity::from_mlir(diagnostic.severity()),
             position: position(diagnostic.location()),
-            message: diagnostic.to_string(),
+            message: message(diagnostic),
         });
         for index in 0..diagnostic.note_count() {
             if let Ok(note) = diagnostic.note(index) {
@@ -75,6 +75,17 @@ impl Diag {
             }
         }
     }
+}
+
+/// The diagnostic's text. melior's `Display` fails on text that is not
+/// UTF-8 (a message quoting one byte of a user's string), and `to_string`
+/// would then panic inside the C handler, which aborts.
+fn message(diagnostic: &Diagnostic) -> String {
+    let mut text = String::new();
+    if write!(text, "{diagnostic}").is_err() {
+        text.push_str("(a diagnostic whose text is not UTF-8)");
+    }
+    text
 }
 
 impl std::fmt::Display for Diag {

@@ -159,8 +159,56 @@ func.func @kinds_length(%n: index) {
 
 func.func @kinds_character(%n: index) {
   %I = sparse_iter.dense_fixed %n
-  // expected-error@+1 {{kind #0 is 'X'; each kind must be 'S' (spatial) or 'R' (reduction)}}
+  // expected-error@+1 {{kinds "X": character #0 is not 'S' (spatial) or 'R' (reduction)}}
   sparse_iter.iterate "it" [%I] "X" body {
+  ^bb0(%i: index):
+  }
+  return
+}
+
+// -----
+
+// Two bytes, one character: rejected as a kind (not by the byte count),
+// and the message quotes the whole string, not a lone byte.
+func.func @kinds_multibyte(%m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{kinds "é": character #0 is not 'S' (spatial) or 'R' (reduction)}}
+  sparse_iter.iterate "it" [%I, %K] "é" body {
+  ^bb0(%i: index, %k: index):
+  }
+  return
+}
+
+// -----
+
+func.func @no_axes() {
+  // expected-error@+1 {{must iterate over at least one axis}}
+  sparse_iter.iterate "none" [] "" body {
+  ^bb0:
+  }
+  return
+}
+
+// -----
+
+func.func @fuse_groups_past_the_axes(%m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{fused groups cover more than the 2 axes of the iteration}}
+  "sparse_iter.iterate"(%I, %K) ({}, {
+  ^bb0(%i: index, %k: index):
+    sparse_iter.yield
+  }) {label = "it", kinds = "SS", fuse_groups = array<i64: 1, 2>} : (!sparse_iter.axis, !sparse_iter.axis) -> ()
+  return
+}
+
+// -----
+
+func.func @label_not_utf8(%n: index) {
+  %I = sparse_iter.dense_fixed %n
+  // expected-error@+1 {{label must be UTF-8 text}}
+  sparse_iter.iterate "\FF" [%I] "S" body {
   ^bb0(%i: index):
   }
   return

@@ -33,6 +33,17 @@ func.func @for_empty_label(%n: index) {
 
 // -----
 
+func.func @for_label_not_utf8(%n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{label must be UTF-8 text}}
+  sparse_pos.for "\C3" spatial %c0 to %n {
+  ^bb0(%i: index):
+  }
+  return
+}
+
+// -----
+
 func.func @for_bad_kind(%n: index) {
   %c0 = arith.constant 0 : index
   // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [spatial, reduction]}}

@@ -54,6 +54,10 @@ mlir::LogicalResult verifyAxisComposition(mlir::Operation *op,
 mlir::LogicalResult verifyAccessRank(mlir::Operation *op, BufferType type,
                                      size_t count, llvm::StringRef what);
 
+/// Verifies a loop label: not empty, and UTF-8 (passes and diagnostics
+/// name loops by it).
+mlir::LogicalResult verifyLabel(mlir::Operation *op, llvm::StringRef label);
+
 } // namespace sptir::sparse_iter
 
 #endif
