@@ -403,6 +403,14 @@ impl<'c> Lowering<'c> {
                     continue;
                 }
             }
+            if axis.kind == AxisKind::DenseVariable {
+                // A row holds the coordinates below its length; past it the
+                // element is not stored, as a sparse coordinate not found.
+                let depth = axis.ancestors().len();
+                let (start, end) = self.row_bounds(&builder, &axis, &positions[index - depth..index])?;
+                let length = builder.sub(end, start);
+                found.push(builder.cmp(arith::CmpiPredicate::Ult, coordinate, length));
+            }
             if !axis.kind.is_sparse() {
                 positions.push(coordinate);
                 continue;
