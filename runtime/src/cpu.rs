@@ -25,6 +25,8 @@ pub enum ExecError {
     MissingFunction(String),
     #[error("invoking '{0}' failed")]
     Invoke(String),
+    #[error("'{function}' takes {expected} but is called with {given}")]
+    Signature { function: String, expected: String, given: String },
 }
 
 /// One kernel argument, in the order of the function's parameters.
@@ -77,6 +79,46 @@ fn string_ref(text: &str) -> MlirStringRef {
 /// A JIT-compiled module.
 pub struct CpuKernel {
     engine: MlirExecutionEngine,
+    /// For each C wrapper, its function's name and which parameters are
+    /// memrefs (a descriptor pointer) rather than scalars.
+    wrappers: Vec<(String, Vec<bool>)>,
+}
+
+/// The C wrappers (`_mlir_ciface_NAME`) of `module`, by NAME, with which of
+/// their parameters are pointers: a call is checked against them, since the
+/// JIT's packed call trusts its argument list.
+fn wrapper_signatures(module: &Module<'_>) -> Vec<(String, Vec<bool>)> {
+    use melior::ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        operation::{OperationLike, WalkOrder, WalkResult},
+        r#type::TypeLike,
+    };
+    let mut found = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() != Ok("llvm.func") {
+            return WalkResult::Advance;
+        }
+        let name = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        let function = name.and_then(|n| n.value().strip_prefix("_mlir_ciface_").map(str::to_string));
+        let r#type = op.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok());
+        if let (Some(function), Some(r#type)) = (function, r#type) {
+            let raw = r#type.value().to_raw();
+            let inputs = unsafe { mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw) };
+            let pointers = (0..inputs)
+                .map(|i| unsafe {
+                    mlir_sys::mlirTypeIsALLVMPointerType(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))
+                })
+                .collect();
+            found.push((function, pointers));
+        }
+        WalkResult::Skip
+    });
+    found
+}
+
+fn describe(pointers: impl Iterator<Item = bool>) -> String {
+    let kinds: Vec<&str> = pointers.map(|p| if p { "memref" } else { "index" }).collect();
+    format!("({})", kinds.join(", "))
 }
 
 impl CpuKernel {
@@ -104,12 +146,12 @@ impl CpuKernel {
             unsafe { mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address) };
         }
         unsafe { mlirExecutionEngineInitialize(engine) };
-        Ok(Self { engine })
+        Ok(Self { engine, wrappers: wrapper_signatures(module) })
     }
 
-    /// Runs `function` with `args`. The caller guarantees that `args` match
-    /// the function's parameters (the tools check the signature before
-    /// lowering) and that the data is valid for the kernel.
+    /// Runs `function` with `args`, which must match its parameters in
+    /// number and kind (checked); the caller guarantees that the data is
+    /// valid for the kernel.
     pub fn run(&self, function: &str, args: &mut [KernelArg<'_>]) -> Result<(), ExecError> {
         let raw: Vec<RawArg> = args.iter_mut().map(KernelArg::raw).collect();
         self.run_raw(function, &raw)
@@ -122,6 +164,16 @@ impl CpuKernel {
         let wrapper = format!("_mlir_ciface_{function}");
         if unsafe { mlirExecutionEngineLookupPacked(self.engine, string_ref(&wrapper)) }.is_null() {
             return Err(ExecError::MissingFunction(function.to_string()));
+        }
+        let given: Vec<bool> = args.iter().map(|a| matches!(a, RawArg::Memref { .. })).collect();
+        if let Some((_, expected)) = self.wrappers.iter().find(|(name, _)| name == function) {
+            if *expected != given {
+                return Err(ExecError::Signature {
+                    function: function.to_string(),
+                    expected: describe(expected.iter().copied()),
+                    given: describe(given.into_iter()),
+                });
+            }
         }
         let mut descriptors: Vec<Descriptor> = Vec::new();
         let mut scalars: Vec<i64> = Vec::new();

@@ -29,6 +29,8 @@ pub enum CudaError {
     MissingFunction(String),
     #[error("invoking '{0}' failed")]
     Invoke(String),
+    #[error("{0}")]
+    Signature(String),
 }
 
 pub(crate) fn driver(error: result::DriverError) -> CudaError {
@@ -304,6 +306,7 @@ fn exec(error: ExecError) -> CudaError {
         ExecError::Compile => CudaError::Compile,
         ExecError::MissingFunction(name) => CudaError::MissingFunction(name),
         ExecError::Invoke(name) => CudaError::Invoke(name),
+        error @ ExecError::Signature { .. } => CudaError::Signature(error.to_string()),
     }
 }
 

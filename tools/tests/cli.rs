@@ -63,6 +63,12 @@ fn bench_rejects_bad_problems_and_kernels() {
         &bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &kernel]),
         "takes (memref<?xf32>) but this problem binds",
     );
+    // A stage I schedule that appends parameters (a built-in format rule)
+    // leaves a kernel the problem cannot call: an error, not a bad call.
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--stage1", "decompose-format{rule=ell:4 iteration=csrmm}"]),
+        "index, memref, memref) but is called with (memref,",
+    );
     let broken = temp_file("broken.mlir", "func.func @k(\n");
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &broken]), "does not parse");
 }
