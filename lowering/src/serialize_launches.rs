@@ -143,11 +143,11 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
     Ok(())
 }
 
-/// The memrefs (`root_memref` keys) that ops in `launch` other than loads
-/// and `memref.dim` take: those it may write.
-fn written_memrefs(launch: OperationRef<'_, '_>) -> Vec<usize> {
+/// The memrefs (`root_memref` keys) that ops in `op` (a launch, say) other
+/// than loads and `memref.dim` take: those it may write.
+fn written_memrefs(op: OperationRef<'_, '_>) -> Vec<usize> {
     let mut written = Vec::new();
-    launch.walk(WalkOrder::PreOrder, |op| {
+    op.walk(WalkOrder::PreOrder, |op| {
         let name = op.name();
         if !matches!(name.as_string_ref().as_str(), Ok("memref.load" | "vector.load" | "memref.dim")) {
             written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(root_memref));
@@ -479,9 +479,11 @@ impl<'c> Fission<'c> {
     fn run(&mut self, ops: Vec<OperationRef<'c, 'c>>, anchor: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
         // What every thread computes alike stays outside, where later runs
         // can use it too. That includes loads at the same address for all
-        // threads: in race-free code nothing in the same run writes what
-        // they read (a thread loop's write before them needs a barrier).
+        // threads: in race-free code no other thread in the same run
+        // writes what they read (that needs a barrier), but the thread
+        // itself may have, earlier in the run; such a load stays.
         let mut threaded: Vec<OperationRef<'c, 'c>> = Vec::new();
+        let mut written_before: Vec<usize> = Vec::new();
         for op in ops {
             let name = op_name(&op);
             let pure = op.region_count() == 0
@@ -505,9 +507,12 @@ impl<'c> Fission<'c> {
             let row_load = name == "memref.load"
                 && from_rows
                 && op.operand(0).is_ok_and(|m| self.written.contains(&root_memref(m)));
-            if pure && !self.per_thread(op, &threaded) && !row_load {
+            let reads_own_write =
+                name == "memref.load" && op.operand(0).is_ok_and(|m| written_before.contains(&root_memref(m)));
+            if pure && !self.per_thread(op, &threaded) && !row_load && !reads_own_write {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {
+                written_before.extend(written_memrefs(op));
                 threaded.push(op);
             }
         }

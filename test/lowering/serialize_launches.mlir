@@ -224,3 +224,28 @@ func.func @with_barrier(%out: memref<?xi32>, %x: memref<?xi32>) {
   }
   return
 }
+
+// -----
+
+// A load at the same address for every thread leaves the thread loops,
+// unless the thread itself wrote that memref earlier in the run: then it
+// stays after the store (the value it reads is the one just stored).
+// CHECK-LABEL: func.func @own_write
+//   CHECK-NOT: memref.load
+//       CHECK: scf.for
+//       CHECK: memref.store %{{.*}}, %arg0[%{{.*}}]
+//  CHECK-NEXT: %[[V:.*]] = memref.load %arg0[%{{.*}}]
+//  CHECK-NEXT: memref.store %[[V]], %arg1[%{{.*}}]
+func.func @own_write(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %one, %x[%c0] : memref<?xf32>
+    %v = memref.load %x[%c0] : memref<?xf32>
+    memref.store %v, %y[%c0] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
