@@ -129,6 +129,23 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         }
     }
 
+    // Heap memory allocated in a kernel would be each thread's own, where
+    // the program (run in order) meant one buffer.
+    let mut heap = None;
+    outer.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("memref.alloc") {
+            heap = Some(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    if let Some(alloc) = heap {
+        return Err(emit_error(
+            alloc.location(),
+            "lower-loop-bindings: a buffer in global memory is allocated inside loops bound to the GPU, where each thread would allocate its own; give the sparse_iter.alloc_buffer scope \"shared\" (one per block) or \"local\" (one per thread), or allocate it outside the bound loops",
+        ));
+    }
+
     // With several threads per block, a store outside the thread-bound
     // loops would run once per thread.
     let thread_loops: Vec<OperationRef<'c, 'c>> = bound.iter().filter(|(_, d)| *d >= 3).map(|(op, _)| *op).collect();

@@ -13,12 +13,14 @@ use crate::{
     axis::{detach, Axis, AxisKind},
     buffer::BufferDef,
     ir_builder::{erase, if_else, lower_bound, move_until_terminator, replace_uses, Builder},
+    ir_query::evaluate_index,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    sparse_pos_cache_read::SHARED,
 };
 use melior::{
     dialect::{arith::CmpiPredicate, memref, scf},
     ir::{
-        attribute::StringAttribute,
+        attribute::{Attribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::MemRefType,
@@ -196,7 +198,27 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
     let def = BufferDef::read(result).ok_or_else(|| emit_error(location, "malformed alloc_buffer"))?;
     let axes = def.axes.iter().map(|&a| axis(a, location)).collect::<Result<Vec<_>, _>>()?;
     let size = buffer_size(&builder, &axes)?;
+    let scope = op.attribute("scope").ok().and_then(|a| StringAttribute::try_from(a).ok());
+    let scope = scope.map(|s| s.value().to_string()).unwrap_or_else(|| "global".into());
+    let known = evaluate_index(size);
+    if scope == "shared" {
+        // Workgroup memory is sized when the kernel is compiled; the mark
+        // tells lower-loop-bindings to make it the launch's.
+        let length = known.filter(|&n| n > 0).ok_or_else(|| {
+            emit_error(
+                location,
+                "a buffer in scope \"shared\" needs a size known when compiling (constant axis lengths; specialize-arguments makes size arguments constant)",
+            )
+        })?;
+        let r#type = MemRefType::new(def.element, &[length], None, None);
+        let tile = builder.insert(memref::alloca(context, r#type, &[], &[], None, location));
+        unsafe { OperationRefMut::from_raw(tile.to_raw()) }.set_discardable_attribute(SHARED, Attribute::unit(context));
+        return Ok(detach(tile.result(0).map_err(|_| emit_error(location, "internal"))?.into()));
+    }
     let r#type = MemRefType::new(def.element, &[i64::MIN], None, None);
+    if scope == "local" {
+        return Ok(builder.value(memref::alloca(context, r#type, &[size], &[], None, location)));
+    }
     let memref = builder.value(memref::alloc(context, r#type, &[size], &[], None, location));
     // Freed where its block ends, before the terminator.
     if let Some(end) = op.block().and_then(|block| block.terminator()) {

@@ -109,3 +109,19 @@ func.func @shuffle_store_is_not_an_accumulation(%out: memref<?xf32>, %v: f32) {
   } {bind = "threadIdx.x", shuffle}
   return
 }
+
+// -----
+
+func.func @heap_buffer_in_kernel(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: a buffer in global memory is allocated inside loops bound to the GPU, where each thread would allocate its own}}
+    %t = memref.alloc(%n) : memref<?xf32>
+    scf.for %k = %c0 to %n step %c1 {
+      memref.store %v, %t[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+    memref.dealloc %t : memref<?xf32>
+  } {bind = "blockIdx.x"}
+  return
+}

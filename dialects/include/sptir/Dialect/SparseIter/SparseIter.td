@@ -127,7 +127,16 @@ def SparseIter_AllocBufferOp : SparseIter_Op<"alloc_buffer"> {
   let summary = "an intermediate sparse buffer";
   let description = [{
     A sparse buffer not bound to an argument, composed of `axes`, placed in
-    memory `scope` (`global`, `shared` or `local`; `global` if absent).
+    memory `scope` (`global` if absent):
+
+    - `global`: heap memory, freed where the enclosing block ends. On the
+      GPU it must be allocated outside the loops bound to the GPU (every
+      block and thread then sees the same buffer).
+    - `shared`: one buffer per block of GPU threads, in workgroup memory;
+      its size must be known when compiling (constant axis lengths, or
+      sizes made constant by `specialize-arguments`). On the CPU it is
+      stack memory.
+    - `local`: one buffer per thread (stack memory; GPU local memory).
 
     ```mlir
     %T = sparse_iter.alloc_buffer [%I, %J] scope "shared" : !sparse_iter.buffer<2, f32>
