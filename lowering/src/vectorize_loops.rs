@@ -337,7 +337,7 @@ impl<'c> Vectorizer<'c> {
                 let memref_value = operands[0];
                 let (element, bytes) = self
                     .access(memref_value)
-                    .ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
+                    .ok_or_else(|| refuse("the memref is not a 1-D memref of whole-byte numbers with the identity layout"))?;
                 self.multiples.push(base);
                 self.pointers.push((memref_value, bytes));
                 let load = vector::load(
@@ -392,7 +392,7 @@ impl<'c> Vectorizer<'c> {
                 let memref_value = operands[1];
                 let (_, bytes) = self
                     .access(memref_value)
-                    .ok_or_else(|| refuse("the memref is not a 1-D memref of numbers with the identity layout"))?;
+                    .ok_or_else(|| refuse("the memref is not a 1-D memref of whole-byte numbers with the identity layout"))?;
                 let value =
                     self.as_vector(operands[0], builder).ok_or_else(|| refuse("the stored value is an index"))?;
                 self.multiples.push(base);
@@ -495,6 +495,11 @@ impl<'c> Vectorizer<'c> {
         }
         let element = memref_type.element();
         let bits = if element.is_index() { return None } else { element_bits(element)? };
+        // Sub-byte elements (i1) are packed differently in memory and in
+        // vectors; they stay scalar.
+        if bits % 8 != 0 {
+            return None;
+        }
         Some((element, bits / 8 * self.width))
     }
 

@@ -39,3 +39,18 @@ func.func @atomic(%x: memref<?xf32>, %i: index, %f: f32) {
   } {vectorize = 4 : index}
   return
 }
+
+// -----
+
+// Bits are packed differently in memory and in vectors.
+func.func @bits(%x: memref<?xi1>, %y: memref<?xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.load': the memref is not a 1-D memref of whole-byte numbers with the identity layout}}
+    %v = memref.load %x[%l] : memref<?xi1>
+    memref.store %v, %y[%l] : memref<?xi1>
+  } {vectorize = 4 : index}
+  return
+}
