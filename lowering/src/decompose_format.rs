@@ -106,6 +106,12 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             ));
         }
         for rule in &reads {
+            if touches(iteration, rule.source, false) {
+                return Err(emit_error(
+                    iteration.location(),
+                    "decompose-format: the iteration writes the buffer that a format_rewrite decomposes; only a buffer it reads can be stored in another format",
+                ));
+            }
             if !rule.op.is_before_in_block(iteration) {
                 return Err(emit_error(
                     rule.op.location(),
@@ -181,12 +187,17 @@ fn builtin<'c>(
 
 /// Whether the body of `iteration` loads or stores `buffer`.
 fn accesses(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
+    touches(iteration, buffer, true)
+}
+
+/// Whether `iteration` stores to `buffer` (or also loads it, with `loads`).
+fn touches(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>, loads: bool) -> bool {
     let mut found = false;
     iteration.walk(WalkOrder::PreOrder, |op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
         let operand = match name {
-            "sparse_iter.load" => op.operand(0).ok(),
+            "sparse_iter.load" if loads => op.operand(0).ok(),
             "sparse_iter.store" => op.operand(1).ok(),
             _ => None,
         };

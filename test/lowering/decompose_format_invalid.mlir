@@ -50,3 +50,34 @@ func.func @axis_not_walked(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
   return
 }
 
+// -----
+
+// The output cannot change format: the copy would read it before the
+// iteration writes it.
+func.func @rewrites_the_output(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
+             %b: memref<?xf32>, %c: memref<?xf32>, %cd: memref<?xf32>,
+             %m: index, %n: index, %nnz: index, %feat: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %J_detach = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %feat
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %B = sparse_iter.match_buffer %b [%J_detach, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %C = sparse_iter.match_buffer %c [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %CI = sparse_iter.dense_fixed %m
+  %CK = sparse_iter.dense_fixed %feat
+  %CD = sparse_iter.match_buffer %cd [%CI, %CK] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.format_rewrite %C -> %CD map affine_map<(i, k) -> (i, k)> inverse affine_map<(i, k) -> (i, k)>
+      : !sparse_iter.buffer<2, f32> -> !sparse_iter.buffer<2, f32>
+  // expected-error@+1 {{decompose-format: the iteration writes the buffer that a format_rewrite decomposes}}
+  sparse_iter.iterate "csrmm" [%I, %J, %K] "SRS" body {
+  ^bb0(%i: index, %j: index, %k: index):
+    %acc = sparse_iter.load %C[%i, %k] : !sparse_iter.buffer<2, f32>
+    %av = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %bv = sparse_iter.load %B[%j, %k] : !sparse_iter.buffer<2, f32>
+    %prod = arith.mulf %av, %bv : f32
+    %sum = arith.addf %acc, %prod : f32
+    sparse_iter.store %sum, %C[%i, %k] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
