@@ -335,9 +335,9 @@ impl<'c> Vectorizer<'c> {
                     .contiguous(&lanes[1..])
                     .ok_or_else(|| refuse("the lanes' index is not `base + lane` on a 1-D memref"))?;
                 let memref_value = operands[0];
-                let (element, bytes) = self
-                    .access(memref_value)
-                    .ok_or_else(|| refuse("the memref is not a 1-D memref of whole-byte numbers with the identity layout"))?;
+                let (element, bytes) = self.access(memref_value).ok_or_else(|| {
+                    refuse("the memref is not a 1-D memref of whole-byte numbers with the identity layout")
+                })?;
                 self.multiples.push(base);
                 self.pointers.push((memref_value, bytes));
                 let load = vector::load(
@@ -390,9 +390,9 @@ impl<'c> Vectorizer<'c> {
                     .contiguous(&lanes[2..])
                     .ok_or_else(|| refuse("the lanes write one element, or not `base + lane` of a 1-D memref"))?;
                 let memref_value = operands[1];
-                let (_, bytes) = self
-                    .access(memref_value)
-                    .ok_or_else(|| refuse("the memref is not a 1-D memref of whole-byte numbers with the identity layout"))?;
+                let (_, bytes) = self.access(memref_value).ok_or_else(|| {
+                    refuse("the memref is not a 1-D memref of whole-byte numbers with the identity layout")
+                })?;
                 let value =
                     self.as_vector(operands[0], builder).ok_or_else(|| refuse("the stored value is an index"))?;
                 self.multiples.push(base);

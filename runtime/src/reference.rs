@@ -131,20 +131,43 @@ pub fn csf_ttm(a: &Csf, b: &[f32], l: usize) -> Result<Vec<f64>, ShapeError> {
 /// zero). Returns `f64::INFINITY` when the lengths differ or the result is not a number
 /// (a NaN or infinity in `out`), so `err <= tol` fails for every broken output.
 pub fn relative_error(out: &[f32], reference: &[f64]) -> f64 {
-    if out.len() != reference.len() {
-        return f64::INFINITY;
+    ErrorSums::of(out, reference).relative_error()
+}
+
+/// The squared norms behind [`relative_error`], which add up over the
+/// parts of one result (row panels) so that the error is the whole
+/// result's, not the worst part's on its own scale.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ErrorSums {
+    pub diff: f64,
+    pub norm: f64,
+}
+
+impl ErrorSums {
+    pub fn of(out: &[f32], reference: &[f64]) -> Self {
+        if out.len() != reference.len() {
+            return ErrorSums { diff: f64::INFINITY, norm: 0.0 };
+        }
+        let mut sums = ErrorSums::default();
+        for (&o, &r) in out.iter().zip(reference) {
+            sums.diff += (o as f64 - r) * (o as f64 - r);
+            sums.norm += r * r;
+        }
+        sums
     }
-    let mut diff = 0.0f64;
-    let mut norm = 0.0f64;
-    for (&o, &r) in out.iter().zip(reference) {
-        diff += (o as f64 - r) * (o as f64 - r);
-        norm += r * r;
+
+    pub fn add(self, other: ErrorSums) -> Self {
+        ErrorSums { diff: self.diff + other.diff, norm: self.norm + other.norm }
     }
-    let err = if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() };
-    if err.is_nan() {
-        f64::INFINITY
-    } else {
-        err
+
+    pub fn relative_error(self) -> f64 {
+        let ErrorSums { diff, norm } = self;
+        let err = if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() };
+        if err.is_nan() {
+            f64::INFINITY
+        } else {
+            err
+        }
     }
 }
 

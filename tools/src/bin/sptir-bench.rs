@@ -4,7 +4,7 @@
 //! object per line with `--json`.
 
 use clap::{Parser, ValueEnum};
-use sptir_runtime::{cpu::CpuKernel, cuda, cusparse, load_matrix, randomize_values, relative_error, Csr};
+use sptir_runtime::{cpu::CpuKernel, cuda, cusparse, load_matrix, randomize_values, relative_error, Csr, ErrorSums};
 use sptir_tools::{
     compile::{find_kernel, ptx_of, run_pipeline},
     context::create_context,
@@ -167,7 +167,8 @@ fn median(mut samples: Vec<f64>) -> f64 {
 /// What one run covers: the whole problem, or for an ELL matrix of more
 /// than `panel_slots` slots (a graph with a hub row) its row panels. Each
 /// panel is an ELL matrix of the full width, built when it runs (so one is
-/// in memory at a time) and checked against its own reference.
+/// in memory at a time) and checked against its own reference; the
+/// error reported is the whole result's (`ErrorSums` over the panels).
 enum Work {
     Whole(Box<Prepared>),
     Panels { ranges: Vec<std::ops::Range<usize>>, width: usize, dense: Vec<Vec<f32>> },
@@ -394,9 +395,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
 
-    let mut error: f64 = 0.0;
+    let mut sums = ErrorSums::default();
     for index in 0..work.count() {
-        error = error.max(work.with_part(index, part, &mut |problem| {
+        sums = sums.add(work.with_part(index, part, &mut |problem| {
             if gpu && !args.generic && problem.extents() != extents {
                 return Err(format!(
                     "part {index} has extents {:?}, the kernel was built for {extents:?}",
@@ -405,9 +406,10 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             }
             problem.poison();
             run(problem)?;
-            Ok(relative_error(&problem.result(), &problem.reference))
+            Ok(ErrorSums::of(&problem.result(), &problem.reference))
         })?);
     }
+    let error = sums.relative_error();
     let verified = error <= args.tolerance;
 
     let mut samples = Vec::with_capacity(args.reps);
