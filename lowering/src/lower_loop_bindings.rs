@@ -21,7 +21,8 @@ use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        accumulation, constant_index, defined_outside, encloses, op_name, outermost, static_shape, LANE_CLUSTERS,
+        accumulation, constant_index, defined_outside, encloses, op_name, outermost, root_memref, static_shape,
+        LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -147,7 +148,10 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
     }
 
     // With several threads per block, a store outside the thread-bound
-    // loops would run once per thread.
+    // loops runs once per thread: harmless where it writes a value that
+    // does not come from the memory it writes (each thread stores the
+    // same, as a non-zero's zeroing before its lanes meet), wrong for an
+    // update (each thread would add again).
     let thread_loops: Vec<OperationRef<'c, 'c>> = bound.iter().filter(|(_, d)| *d >= 3).map(|(op, _)| *op).collect();
     if !thread_loops.is_empty() {
         let mut stray = None;
@@ -156,7 +160,11 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             let name = name.as_string_ref().as_str().unwrap_or_default();
             if name == "memref.store" || name == "memref.atomic_rmw" {
                 let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
-                if !thread_loops.iter().any(|l| encloses(*l, op)) {
+                let repeatable = name == "memref.store"
+                    && op.operand(1).is_ok_and(|m| {
+                        !reads_memory(detach(op.operand(0).expect("a store has a value")), root_memref(m), 0)
+                    });
+                if !repeatable && !thread_loops.iter().any(|l| encloses(*l, op)) {
                     stray = Some(op.location());
                     return WalkResult::Interrupt;
                 }
@@ -185,6 +193,28 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         inline_loop(context, op, ids[dimension], marker)?;
     }
     Ok(())
+}
+
+/// Whether `value` may come from memory `memory` (a `root_memref` key):
+/// through a load of it, or through a block argument other than a loop's
+/// position (a carried value), which is assumed to.
+fn reads_memory(value: Value<'_, '_>, memory: usize, depth: usize) -> bool {
+    if depth > 32 {
+        return true;
+    }
+    match OperationResult::try_from(value) {
+        Ok(result) => {
+            let owner = result.owner();
+            let name = op_name(&owner);
+            if matches!(name.as_str(), "memref.load" | "vector.load")
+                && owner.operand(0).is_ok_and(|m| root_memref(m) == memory)
+            {
+                return true;
+            }
+            owner.region_count() > 0 || owner.operands().any(|v| reads_memory(detach(v), memory, depth + 1))
+        }
+        Err(_) => melior::ir::block::BlockArgument::try_from(value).map_or(true, |a| a.argument_number() > 0),
+    }
 }
 
 /// Inserts an empty `gpu.launch` of grid `sizes[0..3]` and block

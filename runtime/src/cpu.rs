@@ -25,6 +25,8 @@ pub enum ExecError {
     MissingFunction(String),
     #[error("invoking '{0}' failed")]
     Invoke(String),
+    #[error("'{0}' returns a value; a kernel returns nothing (it writes its outputs through memref arguments)")]
+    Returns(String),
     #[error("'{function}' takes {expected} but is called with {given}")]
     Signature { function: String, expected: String, given: String },
 }
@@ -79,15 +81,16 @@ fn string_ref(text: &str) -> MlirStringRef {
 /// A JIT-compiled module.
 pub struct CpuKernel {
     engine: MlirExecutionEngine,
-    /// For each C wrapper, its function's name and which parameters are
-    /// memrefs (a descriptor pointer) rather than scalars.
-    wrappers: Vec<(String, Vec<bool>)>,
+    /// For each C wrapper, its function's name, which parameters are
+    /// memrefs (a descriptor pointer) rather than scalars, and whether it
+    /// returns a value.
+    wrappers: Vec<(String, Vec<bool>, bool)>,
 }
 
 /// The C wrappers (`_mlir_ciface_NAME`) of `module`, by NAME, with which of
 /// their parameters are pointers: a call is checked against them, since the
 /// JIT's packed call trusts its argument list.
-fn wrapper_signatures(module: &Module<'_>) -> Vec<(String, Vec<bool>)> {
+fn wrapper_signatures(module: &Module<'_>) -> Vec<(String, Vec<bool>, bool)> {
     use melior::ir::{
         attribute::{StringAttribute, TypeAttribute},
         operation::{OperationLike, WalkOrder, WalkResult},
@@ -109,7 +112,11 @@ fn wrapper_signatures(module: &Module<'_>) -> Vec<(String, Vec<bool>)> {
                     mlir_sys::mlirTypeIsALLVMPointerType(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i))
                 })
                 .collect();
-            found.push((function, pointers));
+            let returns = unsafe {
+                let result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
+                !mlir_sys::mlirTypeEqual(result, mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(raw)))
+            };
+            found.push((function, pointers, returns));
         }
         WalkResult::Skip
     });
@@ -166,7 +173,12 @@ impl CpuKernel {
             return Err(ExecError::MissingFunction(function.to_string()));
         }
         let given: Vec<bool> = args.iter().map(|a| matches!(a, RawArg::Memref { .. })).collect();
-        if let Some((_, expected)) = self.wrappers.iter().find(|(name, _)| name == function) {
+        if let Some((_, expected, returns)) = self.wrappers.iter().find(|(name, ..)| name == function) {
+            // The packed call would write the result through an argument
+            // that is not there.
+            if *returns {
+                return Err(ExecError::Returns(function.to_string()));
+            }
             if *expected != given {
                 return Err(ExecError::Signature {
                     function: function.to_string(),

@@ -306,7 +306,7 @@ fn exec(error: ExecError) -> CudaError {
         ExecError::Compile => CudaError::Compile,
         ExecError::MissingFunction(name) => CudaError::MissingFunction(name),
         ExecError::Invoke(name) => CudaError::Invoke(name),
-        error @ ExecError::Signature { .. } => CudaError::Signature(error.to_string()),
+        error @ (ExecError::Signature { .. } | ExecError::Returns(_)) => CudaError::Signature(error.to_string()),
     }
 }
 

@@ -2,6 +2,7 @@
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=ATOMIC
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=SHARED
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
+// RUN: sptir-opt %s -p 'builtin.module(lower-loop-bindings)' | FileCheck %s --check-prefix=REPEAT
 
 // Rows are blocks and features threads; the grid and block sizes are the
 // loops' trip counts, the loops become block and thread ids.
@@ -44,3 +45,27 @@
 // SHUFFLE-LABEL: func.func @sddmm_fused
 //       SHUFFLE: gpu.launch
 //       SHUFFLE: memref.store {{.*}} {sptir.shuffle = 8 : i64}
+
+// A store outside the thread loops that writes a value not read from its
+// memory (a non-zero's zeroing before its lanes meet) may run once per
+// thread: each writes the same.
+// REPEAT-LABEL: func.func @repeated_zeroing
+//       REPEAT: gpu.launch
+//       REPEAT:   memref.store %{{.*}}, %arg0[%{{.*}}] : memref<?xf32>
+//       REPEAT:   memref.store %{{.*}}, %arg0[%{{.*}}] {sptir.shuffle = 8 : i64}
+func.func @repeated_zeroing(%out: memref<?xf32>, %x: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %zero, %out[%i] : memref<?xf32>
+    scf.for %k = %c0 to %c8 step %c1 {
+      %old = memref.load %out[%i] : memref<?xf32>
+      %v = memref.load %x[%k] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%i] : memref<?xf32>
+    } {bind = "threadIdx.x", shuffle}
+  } {bind = "blockIdx.x"}
+  return
+}

@@ -69,6 +69,17 @@ fn bench_rejects_bad_problems_and_kernels() {
         &bench(&["--op", "spmm", "--matrix", matrix, "--stage1", "decompose-format{rule=ell:4 iteration=csrmm}"]),
         "index, memref, memref) but is called with (memref,",
     );
+    // Right parameters, but a result the call has no room for.
+    let returns = temp_file(
+        "returns.mlir",
+        "func.func @csr_spmm(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xf32>, %d: memref<?xf32>, %e: memref<?xf32>, %m: index, %n: index, %z: index, %f: index) -> index {\n  return %m : index\n}\n",
+    );
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &returns]), "returns a value");
+    // A matrix without columns: nothing to pad, no panels.
+    let empty = temp_file("no_columns.mtx", "%%MatrixMarket matrix coordinate real general\n5 0 0\n");
+    let output =
+        bench(&["--op", "spmm", "--format", "ell", "--matrix", &empty, "--ell-panel-slots", "1", "--reps", "1"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let broken = temp_file("broken.mlir", "func.func @k(\n");
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &broken]), "does not parse");
 }

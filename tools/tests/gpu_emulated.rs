@@ -247,6 +247,8 @@ fn warp_shuffled_sddmm() {
                 (5, 2, 2, false),
                 (4, 8, 4, true),
                 (3, 32, 1, true),
+                (1, 32, 1, false),
+                (1, 8, 4, true),
             ] {
                 let schedule = LaneSddmm { rows, threads, vector, rowwise };
                 let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 17).unwrap();

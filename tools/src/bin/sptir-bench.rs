@@ -184,8 +184,10 @@ impl Work {
         seed: u64,
         panel_slots: usize,
     ) -> Result<Self, KernelError> {
-        let width = a.max_row_nnz().max(1);
-        if format != Format::Ell || a.rows().saturating_mul(width) <= panel_slots {
+        // Without non-zeros there is nothing to pad (and a padded slot would
+        // read column 0, which a matrix without columns lacks).
+        let width = a.max_row_nnz();
+        if format != Format::Ell || width == 0 || a.rows().saturating_mul(width) <= panel_slots {
             return Ok(Work::Whole(Box::new(prepare(op, format, a, feat, layout, seed)?)));
         }
         let rows_per_panel = (panel_slots / width).max(1);
