@@ -67,6 +67,8 @@ pub enum KernelError {
     Shape(#[from] ShapeError),
     #[error("feature size must be at least 1")]
     NoFeatures,
+    #[error("a dense operand of {rows} rows and {feat} features is over {limit} elements (8 GiB)")]
+    TooLarge { rows: usize, feat: usize, limit: usize },
     #[error("rows {0:?} are not a panel of the matrix")]
     Panel(std::ops::Range<usize>),
 }
@@ -247,7 +249,24 @@ pub fn prepare(
     layout: Layout,
     seed: u64,
 ) -> Result<Prepared, KernelError> {
+    check_feat(a, feat)?;
     prepare_with(op, format, a, feat, layout, operands(op, a, feat, seed))
+}
+
+/// The most elements a dense operand may have.
+pub const MAX_DENSE_ELEMENTS: usize = 1 << 31;
+
+/// Whether `feat` features make dense operands of a size this process
+/// can allocate (before [`operands`] tries).
+pub fn check_feat(a: &Csr, feat: usize) -> Result<(), KernelError> {
+    if feat == 0 {
+        return Err(KernelError::NoFeatures);
+    }
+    let rows = a.rows().max(a.cols());
+    match rows.checked_mul(feat) {
+        Some(n) if n <= MAX_DENSE_ELEMENTS => Ok(()),
+        _ => Err(KernelError::TooLarge { rows, feat, limit: MAX_DENSE_ELEMENTS }),
+    }
 }
 
 /// Builds the problem with the given dense operands (see [`operands`]).

@@ -10,9 +10,18 @@ pub mod programs;
 pub mod schedules;
 
 /// Replaces Rust's panic report (a backtrace hint on stderr) with one
-/// line: a panic inside a pass is caught and reported as a diagnostic at
+/// line (and lets SIGPIPE end the process): a panic inside a pass is caught and reported as a diagnostic at
 /// the IR, and anything else is a bug to report, not a crash to decode.
 pub fn quiet_panics() {
+    // A closed standard output (`sptir-bench --emit ptx | head`) ends the
+    // process quietly, as it does other Unix tools; Rust ignores SIGPIPE
+    // and its print macros then panic.
+    extern "C" {
+        fn signal(signal: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    unsafe { signal(SIGPIPE, SIG_DFL) };
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()

@@ -51,6 +51,9 @@ impl RowSpmm {
         if self.rows == 0 || self.threads == 0 || ![1, 2, 4].contains(&self.vector) {
             return Err(format!("ROWS and THREADS must be at least 1 and VECTOR 1, 2 or 4, got {self:?}"));
         }
+        if self.rows.checked_mul(self.threads).is_none_or(|block| block > 1024) {
+            return Err(format!("ROWS * THREADS (threads a block) must be at most 1024, got {self:?}"));
+        }
         if self.cache > 0 && (self.rows != 1 || !self.cache.is_multiple_of(self.threads)) {
             return Err(format!(
                 "caching in shared memory needs ROWS 1 (the whole block meets at its barriers) and CACHE a multiple of THREADS, got {self:?}"
@@ -198,7 +201,7 @@ impl LaneSddmm {
         if !sptir_lowering::ir_query::LANE_CLUSTERS.contains(&(self.threads as i64))
             || ![1, 2, 4].contains(&self.vector)
             || self.rows == 0
-            || self.rows * self.threads > 1024
+            || self.rows.checked_mul(self.threads).is_none_or(|block| block > 1024)
         {
             return Err(format!(
                 "THREADS must be 1, 2, 4, 8, 16 or 32 (lanes of one warp), VECTOR 1, 2 or 4, ROWS at least 1 and ROWS * THREADS at most 1024, got {self:?}"

@@ -56,6 +56,28 @@ fn bench_rejects_malformed_matrices() {
 fn bench_rejects_bad_problems_and_kernels() {
     let matrix = "rmat:5:2:1";
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "0"]), "feature size");
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "18446744073709551615"]), "8 GiB");
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--reps", "0"]), "from 1 to 100000");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--emit", "ptx", "--row-spmm", "1,2048,1"]),
+        "at most 1024",
+    );
+    fails_with(
+        &bench(&["--op", "sddmm", "--matrix", matrix, "--emit", "ptx", "--sddmm", "576460752303423488,32,1"]),
+        "at most 1024",
+    );
+    // JSON lines stay JSON: a quoted file name, an output never written.
+    let quoted = temp_file("q\"uote.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1.0\n");
+    let output = bench(&["--op", "spmm", "--matrix", &quoted, "--json", "--reps", "1"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("q\\\"uote"), "{stdout}");
+    let noop = temp_file(
+        "noop.mlir",
+        "func.func @csr_spmm(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xf32>, %d: memref<?xf32>, %e: memref<?xf32>, %m: index, %n: index, %z: index, %f: index) {\n  return\n}\n",
+    );
+    let output = bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &noop, "--json", "--reps", "1"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("\"max_rel_err\":null,\"verified\":false"), "{stdout}");
     fails_with(&bench(&["--op", "spmm", "--format", "bsr", "--block", "0", "--matrix", matrix]), "bsr");
     // A kernel whose parameters do not follow the op's convention.
     let kernel = temp_file("kernel.mlir", "func.func @k(%a: memref<?xf32>) { return }\n");

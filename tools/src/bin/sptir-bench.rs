@@ -63,8 +63,8 @@ struct Args {
     feat: Vec<usize>,
     #[arg(long, value_enum, default_value = "cpu")]
     device: Device,
-    /// Timed runs after one warm-up run; the median is reported.
-    #[arg(long, default_value_t = 10)]
+    /// Timed runs after one warm-up run (1 to 100000); the median is reported.
+    #[arg(long, default_value_t = 10, value_parser = parse_reps)]
     reps: usize,
     /// Print one JSON object per line.
     #[arg(long)]
@@ -164,6 +164,41 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
+fn parse_reps(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=100_000).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of runs from 1 to 100000, got '{text}'")),
+    }
+}
+
+/// `text` as a JSON string (quoted, escaped).
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `value` in JSON, formatted `{:e}` or with the given precision; JSON
+/// has no infinity or NaN, so those are `null`.
+fn json_number(value: f64, style: &str) -> String {
+    if !value.is_finite() {
+        return "null".into();
+    }
+    match style {
+        "e" => format!("{value:e}"),
+        ".3" => format!("{value:.3}"),
+        _ => format!("{value:.4}"),
+    }
+}
+
 /// What one run covers: the whole problem, or for an ELL matrix of more
 /// than `panel_slots` slots (a graph with a hub row) its row panels. Each
 /// panel is an ELL matrix of the full width, built when it runs (so one is
@@ -186,6 +221,7 @@ impl Work {
     ) -> Result<Self, KernelError> {
         // Without non-zeros there is nothing to pad (and a padded slot would
         // read column 0, which a matrix without columns lacks).
+        kernels::check_feat(a, feat)?;
         let width = a.max_row_nnz();
         if format != Format::Ell || width == 0 || a.rows().saturating_mul(width) <= panel_slots {
             return Ok(Work::Whole(Box::new(prepare(op, format, a, feat, layout, seed)?)));
@@ -436,16 +472,16 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     if args.json {
         let mut line = format!(
-            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":\"{}\",\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{:e},\"verified\":{},\"ms\":{:.4},\"gflops\":{:.3},\"compile_ms\":{:.1},\"reps\":{}",
-            op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, device, error, verified, ms, gflops, compile_ms, args.reps
+            "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":{},\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{},\"verified\":{},\"ms\":{},\"gflops\":{},\"compile_ms\":{:.1},\"reps\":{}",
+            op.name(), format.name(), json_string(&name), a.rows(), a.cols(), a.nnz(), feat, device, json_number(error, "e"), verified, json_number(ms, ".4"), json_number(gflops, ".3"), compile_ms, args.reps
         );
         if let Some(baseline) = &baseline {
             line.push_str(&format!(
-                ",\"baseline\":\"cusparse {}\",\"baseline_ms\":{:.4},\"baseline_rel_err\":{:e},\"speedup\":{:.3}",
-                baseline.algorithm,
-                baseline.ms,
-                baseline.error,
-                baseline.ms / ms
+                ",\"baseline\":{},\"baseline_ms\":{},\"baseline_rel_err\":{},\"speedup\":{}",
+                json_string(&format!("cusparse {}", baseline.algorithm)),
+                json_number(baseline.ms, ".4"),
+                json_number(baseline.error, "e"),
+                json_number(baseline.ms / ms, ".3")
             ));
         }
         println!("{line}}}");
@@ -501,7 +537,9 @@ fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
             }
             "block" => args.block = number()?,
             "col_parts" => args.col_parts = number()?,
-            "bucket_exp" => args.bucket_exp = number()? as u32,
+            "bucket_exp" => {
+                args.bucket_exp = u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?
+            }
             "stage1" => args.stage1 = Some(value.trim().to_string()),
             "schedule" => args.schedule = Some(value.trim().to_string()),
             "row_spmm" | "sddmm" => {
@@ -625,7 +663,13 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     }
     let (ms, winner) = best.ok_or("--tune: no candidate verified")?;
     let config = config_lines(&winner);
-    println!("best for feat {feat}: {ms:.4} ms with {}", config.trim().replace('\n', ", "));
+    let best = format!("best for feat {feat}: {ms:.4} ms with {}", config.trim().replace('\n', ", "));
+    // Standard output stays JSON lines under --json.
+    if args.json {
+        eprintln!("{best}");
+    } else {
+        println!("{best}");
+    }
     if let Some(path) = &args.save_config {
         std::fs::write(path, config).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
