@@ -36,7 +36,7 @@ use melior::{
         operation::{
             OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
         },
-        r#type::{IntegerType, MemRefType, ShapedTypeLike},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
         Block, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -148,10 +148,12 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
     }
 
     // With several threads per block, a store outside the thread-bound
-    // loops runs once per thread: harmless where it writes a value that
-    // does not come from the memory it writes (each thread stores the
-    // same, as a non-zero's zeroing before its lanes meet), wrong for an
-    // update (each thread would add again).
+    // loops runs once per thread: wrong for an update (each thread would
+    // add again), and racy where threads then add to that memory (a late
+    // thread's store would undo an earlier one's addition). Harmless for a
+    // value that does not come from that memory when only warp-shuffled
+    // loops touch it after: their lanes meet before the first one writes
+    // (a non-zero's zeroing in SDDMM).
     let thread_loops: Vec<OperationRef<'c, 'c>> = bound.iter().filter(|(_, d)| *d >= 3).map(|(op, _)| *op).collect();
     if !thread_loops.is_empty() {
         let mut stray = None;
@@ -162,7 +164,9 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
                 let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
                 let repeatable = name == "memref.store"
                     && op.operand(1).is_ok_and(|m| {
-                        !reads_memory(detach(op.operand(0).expect("a store has a value")), root_memref(m), 0)
+                        let memory = root_memref(m);
+                        !reads_memory(detach(op.operand(0).expect("a store has a value")), memory, 0)
+                            && thread_loops.iter().all(|l| l.has_attribute(SHUFFLE_LOOP) || !touches_memory(*l, memory))
                     });
                 if !repeatable && !thread_loops.iter().any(|l| encloses(*l, op)) {
                     stray = Some(op.location());
@@ -193,6 +197,20 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         inline_loop(context, op, ids[dimension], marker)?;
     }
     Ok(())
+}
+
+/// Whether an op inside `op` takes memory `memory` (a `root_memref` key).
+fn touches_memory(op: OperationRef<'_, '_>, memory: usize) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        found |= inner.operands().any(|v| v.r#type().is_mem_ref() && root_memref(v) == memory);
+        if found {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    found
 }
 
 /// Whether `value` may come from memory `memory` (a `root_memref` key):
