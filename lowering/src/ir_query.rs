@@ -108,6 +108,22 @@ pub fn speculatable(op: &OperationRef<'_, '_>) -> bool {
             || name == "memref.extract_aligned_pointer_as_index")
 }
 
+/// Whether `op` or an op inside it takes `memref`, calls a function (which
+/// may), or holds a point where threads meet (see `holds_sync`): what a
+/// value stored to `memref` must not cross to be forwarded past it.
+pub fn touches_memref_or_syncs(op: OperationRef<'_, '_>, memref: Value<'_, '_>) -> bool {
+    let mut touches = holds_sync(op);
+    op.walk(WalkOrder::PreOrder, |inner| {
+        touches |= inner.operands().any(|v| v == memref) || op_name(&inner) == "func.call";
+        if touches {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    touches
+}
+
 /// Whether `op` holds a point that threads must reach together: a
 /// `gpu.barrier`, a `gpu.subgroup_reduce`, or a store that will become
 /// one (marked `sptir.shuffle`).

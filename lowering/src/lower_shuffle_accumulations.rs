@@ -15,9 +15,8 @@
 use crate::{
     accumulation_chain::{split_accumulation, vector_lanes},
     axis::detach,
-    ir_builder::erase,
-    ir_builder::{if_else, Builder},
-    ir_query::{depends_on_launch_ids, holds_sync, is_32_bit_scalar, marked_ops, op_name, LANE_CLUSTERS},
+    ir_builder::{erase, if_else, Builder},
+    ir_query::{depends_on_launch_ids, is_32_bit_scalar, marked_ops, op_name, touches_memref_or_syncs, LANE_CLUSTERS},
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -26,7 +25,7 @@ use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef},
         r#type::{IntegerType, TypeLike},
         Value, ValueLike,
     },
@@ -163,15 +162,7 @@ fn lane_uniform_store_before<'c>(
             candidate = Some(op);
             continue;
         }
-        let mut touches = holds_sync(op);
-        op.walk(WalkOrder::PreOrder, |inner| {
-            touches |= inner.operands().any(|v| v == place[0]) || op_name(&inner) == "func.call";
-            if touches {
-                WalkResult::Interrupt
-            } else {
-                WalkResult::Advance
-            }
-        });
+        let touches = touches_memref_or_syncs(op, place[0]);
         match (touches, past_init) {
             (true, true) => return None,
             (true, false) => candidate = None,

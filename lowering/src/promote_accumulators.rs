@@ -22,7 +22,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, depends_on_launch_ids, holds_sync, marked_ops, op_name},
+    ir_query::{defined_outside, depends_on_launch_ids, marked_ops, op_name, touches_memref_or_syncs},
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -127,16 +127,7 @@ fn forward_stores(root: OperationRef<'_, '_>) {
                 }
                 break;
             }
-            let mut touches = holds_sync(op);
-            op.walk(WalkOrder::PreOrder, |inner| {
-                touches |= inner.operands().any(|v| v == place[0]) || op_name(&inner) == "func.call";
-                if touches {
-                    WalkResult::Interrupt
-                } else {
-                    WalkResult::Advance
-                }
-            });
-            if touches {
+            if touches_memref_or_syncs(op, place[0]) {
                 break;
             }
         }

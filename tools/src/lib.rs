@@ -10,18 +10,9 @@ pub mod programs;
 pub mod schedules;
 
 /// Replaces Rust's panic report (a backtrace hint on stderr) with one
-/// line (and lets SIGPIPE end the process): a panic inside a pass is caught and reported as a diagnostic at
+/// line: a panic inside a pass is caught and reported as a diagnostic at
 /// the IR, and anything else is a bug to report, not a crash to decode.
 pub fn quiet_panics() {
-    // A closed standard output (`sptir-bench --emit ptx | head`) ends the
-    // process quietly, as it does other Unix tools; Rust ignores SIGPIPE
-    // and its print macros then panic.
-    extern "C" {
-        fn signal(signal: i32, handler: usize) -> usize;
-    }
-    const SIGPIPE: i32 = 13;
-    const SIG_DFL: usize = 0;
-    unsafe { signal(SIGPIPE, SIG_DFL) };
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()
@@ -32,4 +23,16 @@ pub fn quiet_panics() {
         let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
         eprintln!("internal error: {message}{place}");
     }));
+}
+
+/// Lets a closed standard output (`sptir-bench --emit ptx | head`) end the
+/// process quietly, as it does other Unix tools: Rust ignores SIGPIPE, and
+/// its print macros then panic.
+pub fn restore_sigpipe() {
+    extern "C" {
+        fn signal(signal: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    unsafe { signal(SIGPIPE, SIG_DFL) };
 }

@@ -186,16 +186,13 @@ fn json_string(text: &str) -> String {
     out
 }
 
-/// `value` in JSON, formatted `{:e}` or with the given precision; JSON
-/// has no infinity or NaN, so those are `null`.
-fn json_number(value: f64, style: &str) -> String {
-    if !value.is_finite() {
-        return "null".into();
-    }
-    match style {
-        "e" => format!("{value:e}"),
-        ".3" => format!("{value:.3}"),
-        _ => format!("{value:.4}"),
+/// `text`, the formatted `value`, in JSON, which has no infinity or NaN:
+/// those are `null`.
+fn json_number(value: f64, text: String) -> String {
+    if value.is_finite() {
+        text
+    } else {
+        "null".into()
     }
 }
 
@@ -221,11 +218,12 @@ impl Work {
     ) -> Result<Self, KernelError> {
         // Without non-zeros there is nothing to pad (and a padded slot would
         // read column 0, which a matrix without columns lacks).
-        kernels::check_feat(a, feat)?;
         let width = a.max_row_nnz();
         if format != Format::Ell || width == 0 || a.rows().saturating_mul(width) <= panel_slots {
             return Ok(Work::Whole(Box::new(prepare(op, format, a, feat, layout, seed)?)));
         }
+        // `prepare` checks this on the whole path; here `operands` follows.
+        kernels::check_feat(a, feat)?;
         let rows_per_panel = (panel_slots / width).max(1);
         let ranges =
             (0..a.rows()).step_by(rows_per_panel).map(|start| start..(start + rows_per_panel).min(a.rows())).collect();
@@ -473,15 +471,15 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     if args.json {
         let mut line = format!(
             "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":{},\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{},\"verified\":{},\"ms\":{},\"gflops\":{},\"compile_ms\":{:.1},\"reps\":{}",
-            op.name(), format.name(), json_string(&name), a.rows(), a.cols(), a.nnz(), feat, device, json_number(error, "e"), verified, json_number(ms, ".4"), json_number(gflops, ".3"), compile_ms, args.reps
+            op.name(), format.name(), json_string(&name), a.rows(), a.cols(), a.nnz(), feat, device, json_number(error, format!("{error:e}")), verified, json_number(ms, format!("{ms:.4}")), json_number(gflops, format!("{gflops:.3}")), compile_ms, args.reps
         );
         if let Some(baseline) = &baseline {
             line.push_str(&format!(
                 ",\"baseline\":{},\"baseline_ms\":{},\"baseline_rel_err\":{},\"speedup\":{}",
                 json_string(&format!("cusparse {}", baseline.algorithm)),
-                json_number(baseline.ms, ".4"),
-                json_number(baseline.error, "e"),
-                json_number(baseline.ms / ms, ".3")
+                json_number(baseline.ms, format!("{:.4}", baseline.ms)),
+                json_number(baseline.error, format!("{:e}", baseline.error)),
+                json_number(baseline.ms / ms, format!("{:.3}", baseline.ms / ms))
             ));
         }
         println!("{line}}}");
@@ -720,6 +718,7 @@ fn cusparse_baseline(op: Op, a: &Csr, feat: usize, args: &Args) -> Result<Baseli
 
 fn main() -> ExitCode {
     sptir_tools::quiet_panics();
+    sptir_tools::restore_sigpipe();
     let mut args = Args::parse();
     if let Some(path) = args.config.clone() {
         let applied = std::fs::read_to_string(&path)

@@ -77,6 +77,7 @@ struct Args {
 
 fn main() -> ExitCode {
     sptir_tools::quiet_panics();
+    sptir_tools::restore_sigpipe();
     let args = Args::parse();
     let mut source = String::new();
     let read = if args.input == "-" {
