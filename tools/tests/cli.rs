@@ -349,3 +349,39 @@ fn bench_checks_sddmm_schedules() {
     let text = rowwise(&["--generic"]);
     assert!(text.matches("ld.global.v4.b32").count() < 16, "{text}");
 }
+
+#[test]
+fn bench_emulates_gpu_schedules_on_the_cpu() {
+    // Each schedule's launches run serialized on the CPU and are verified
+    // against the reference; the matrix has empty rows and a hub.
+    let matrix = "rmat:7:6:3";
+    let emulate = |extra: &[&str]| {
+        let mut args = vec!["--matrix", matrix, "--device", "emulate", "--reps", "1", "--feat", "36,64", "--json"];
+        args.extend_from_slice(extra);
+        let output = bench(&args);
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        assert!(output.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(stdout.matches("\"device\":\"emulate\"").count(), 2, "{stdout}");
+        assert_eq!(stdout.matches("\"verified\":true").count(), 2, "{stdout}");
+    };
+    emulate(&["--op", "spmm"]);
+    emulate(&["--op", "spmm", "--row-spmm", "1,32,2,64"]);
+    emulate(&["--op", "spmm", "--format", "hyb", "--row-spmm", "4,8,4"]);
+    emulate(&["--op", "sddmm", "--sddmm", "4,8,4,1"]);
+    emulate(&["--op", "sddmm", "--sddmm", "2,16,2"]);
+    emulate(&["--op", "spmm", "--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]);
+}
+
+#[test]
+fn bench_rejects_options_it_would_ignore() {
+    let matrix = "rmat:5:2:1";
+    let with = |extra: &[&str]| {
+        let mut args = vec!["--op", "spmm", "--matrix", matrix];
+        args.extend_from_slice(extra);
+        bench(&args)
+    };
+    fails_with(&with(&["--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]), "--schedule is a GPU schedule");
+    fails_with(&with(&["--function", "f"]), "add --kernel");
+    fails_with(&with(&["--save-config", "/tmp/never-written"]), "add --tune");
+    fails_with(&with(&["--tune", "--device", "emulate"]), "--tune compares times");
+}

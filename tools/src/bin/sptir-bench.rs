@@ -30,8 +30,14 @@ enum FormatArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 enum Device {
+    /// The CPU kernel, compiled through LLVM.
     Cpu,
+    /// The GPU kernel on device 0, through the CUDA driver.
     Cuda,
+    /// The GPU kernel's launches run on the CPU, their blocks and threads
+    /// one after the other (`serialize-launches`): checks a GPU schedule's
+    /// results on a machine without a GPU. Its times say nothing of a GPU's.
+    Emulate,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -306,9 +312,11 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // so without a schedule the GPU gets one thread per row: walk the
     // non-zeros instead, 256 to a block, one per thread.
     // The GPU schedules apply where the kernel goes to the GPU pipeline.
-    let gpu = args.device == Device::Cuda || matches!(args.emit, Some(Emit::Ptx));
-    if args.row_spmm.is_some() && !gpu {
-        return Err("--row-spmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
+    let gpu = args.device != Device::Cpu || matches!(args.emit, Some(Emit::Ptx));
+    for (given, option) in [(args.row_spmm.is_some(), "--row-spmm"), (args.schedule.is_some(), "--schedule")] {
+        if given && !gpu {
+            return Err(format!("{option} is a GPU schedule: add --device cuda or emulate (or --emit ptx)"));
+        }
     }
     let row_spmm = match (&args.row_spmm, op, format) {
         (Some(values), Op::Spmm, Format::Csr | Format::Ell | Format::Hyb) => {
@@ -333,7 +341,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         (None, _, _) => None,
     };
     if args.sddmm.is_some() && !gpu {
-        return Err("--sddmm is a GPU schedule: add --device cuda (or --emit ptx)".into());
+        return Err("--sddmm is a GPU schedule: add --device cuda or emulate (or --emit ptx)".into());
     }
     let lane_sddmm = match (&args.sddmm, op, format) {
         (Some(values), Op::Sddmm, Format::Csr) => {
@@ -385,6 +393,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-gpu{{chip={}}})",
         args.chip
     );
+    let emulate_pipeline = format!(
+        "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm)"
+    );
     let cpu_pipeline = format!("builtin.module({stage1}sptir-to-cpu)");
     if let Some(emit) = args.emit {
         let pipeline = match emit {
@@ -409,8 +420,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // Runs the kernel once; the time is the device's kernel time on the
     // GPU, the wall time of the call on the CPU.
     let mut run: Box<dyn FnMut(&mut kernels::Prepared) -> Result<f64, String>> = match args.device {
-        Device::Cpu => {
-            run_pipeline(&context, &mut module, &cpu_pipeline)?;
+        Device::Cpu | Device::Emulate => {
+            let pipeline = if args.device == Device::Cpu { &cpu_pipeline } else { &emulate_pipeline };
+            run_pipeline(&context, &mut module, pipeline)?;
             let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
             Box::new(move |problem| {
                 let start = Instant::now();
@@ -460,6 +472,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let device = match args.device {
         Device::Cpu => "cpu",
         Device::Cuda => "cuda",
+        Device::Emulate => "emulate",
     };
     let gflops = 2.0 * a.nnz() as f64 * feat as f64 / (ms * 1e6);
     let name = matrix_name(&args.matrix);
@@ -716,6 +729,20 @@ fn cusparse_baseline(op: Op, a: &Csr, feat: usize, args: &Args) -> Result<Baseli
     }
 }
 
+/// Options that would otherwise be ignored without a word.
+fn check_options(args: &Args) -> Result<(), String> {
+    if args.function.is_some() && args.kernel.is_none() {
+        return Err("--function names a function of --kernel's file: add --kernel".into());
+    }
+    if args.save_config.is_some() && !args.tune {
+        return Err("--save-config keeps what --tune finds: add --tune".into());
+    }
+    if args.tune && args.device == Device::Emulate {
+        return Err("--tune compares times, and an emulated GPU's say nothing of a GPU's: use --device cuda".into());
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
@@ -728,6 +755,10 @@ fn main() -> ExitCode {
             eprintln!("sptir-bench: {error}");
             return ExitCode::FAILURE;
         }
+    }
+    if let Err(error) = check_options(&args) {
+        eprintln!("sptir-bench: {error}");
+        return ExitCode::FAILURE;
     }
     let mut a = match load_matrix(&args.matrix) {
         Ok(a) => a,
