@@ -1,7 +1,8 @@
 //! Matrix Market reader (`coordinate` matrices, plain or gzip-compressed).
 //!
 //! Supported: fields `real`, `integer`, `pattern`; symmetries `general`, `symmetric` and
-//! `skew-symmetric` (the lower triangle is mirrored, the diagonal is not duplicated).
+//! `skew-symmetric` (the lower triangle is mirrored, the diagonal is not duplicated; a
+//! skew-symmetric file may not store the diagonal, which is zero).
 //! The result is always a canonical [`Csr`]: rows sorted, duplicates summed. For
 //! `pattern` files every stored value is 1.0, and a repeated coordinate stays 1.0 (a
 //! pattern has no multiplicities).
@@ -55,8 +56,17 @@ pub enum MtxError {
     #[error("the file ends at line {line} after {found} of the {expected} entries announced by the size line")]
     TooFewEntries { line: usize, expected: usize, found: usize },
 
+    #[error("line {line}: a skew-symmetric matrix has a zero diagonal, but the entry is on it")]
+    SkewDiagonal { line: usize },
+
     #[error("line {line}: more entries than the {expected} announced by the size line")]
     TooManyEntries { line: usize, expected: usize },
+
+    #[error(
+        "a {rows}x{cols} matrix with {entries} entries needs about {needed} MiB to convert, \
+         and this machine has {available} MiB available"
+    )]
+    OutOfMemory { rows: usize, cols: usize, entries: usize, needed: u64, available: u64 },
 
     #[error(transparent)]
     Format(#[from] FormatError),
@@ -95,23 +105,29 @@ pub fn parse_matrix_market<R: Read>(reader: R) -> Result<Csr, MtxError> {
     }
 }
 
-/// Line reader that keeps count for error messages.
+/// Line reader that keeps count for error messages. Lines are bytes
+/// until proven text: a comment in Latin-1 is still a comment, and a
+/// data line that is not UTF-8 fails to parse as numbers.
 struct Lines<R> {
     reader: R,
     line: usize,
+    bytes: Vec<u8>,
     buf: String,
 }
 
 impl<R: BufRead> Lines<R> {
     /// The next line without its line terminator, or `None` at end of input.
     fn next(&mut self) -> Result<Option<&str>, MtxError> {
-        self.buf.clear();
-        let read =
-            self.reader.read_line(&mut self.buf).map_err(|source| MtxError::Read { line: self.line + 1, source })?;
+        self.bytes.clear();
+        let read = self
+            .reader
+            .read_until(b'\n', &mut self.bytes)
+            .map_err(|source| MtxError::Read { line: self.line + 1, source })?;
         if read == 0 {
             return Ok(None);
         }
         self.line += 1;
+        self.buf = String::from_utf8_lossy(&self.bytes).into_owned();
         Ok(Some(self.buf.trim_end_matches(['\n', '\r'])))
     }
 
@@ -129,22 +145,27 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// Text from the file quoted in a message: its start only, so that a
+/// file with no line breaks (or CR-only ones) is not echoed whole.
+fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 80;
+    match text.char_indices().nth(LIMIT) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> {
-    let bad = || MtxError::BadBanner { line, found: text.to_string() };
+    let bad = || MtxError::BadBanner { line, found: excerpt(text) };
     let tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.len() != 5 || tokens[0] != "%%MatrixMarket" {
         return Err(bad());
     }
     if !tokens[1].eq_ignore_ascii_case("matrix") {
-        return Err(MtxError::Unsupported { line, what: "object", found: tokens[1].to_string(), supported: "matrix" });
+        return Err(MtxError::Unsupported { line, what: "object", found: excerpt(tokens[1]), supported: "matrix" });
     }
     if !tokens[2].eq_ignore_ascii_case("coordinate") {
-        return Err(MtxError::Unsupported {
-            line,
-            what: "format",
-            found: tokens[2].to_string(),
-            supported: "coordinate",
-        });
+        return Err(MtxError::Unsupported { line, what: "format", found: excerpt(tokens[2]), supported: "coordinate" });
     }
     let field = match tokens[3].to_ascii_lowercase().as_str() {
         "real" => Field::Real,
@@ -154,7 +175,7 @@ fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> 
             return Err(MtxError::Unsupported {
                 line,
                 what: "field",
-                found: tokens[3].to_string(),
+                found: excerpt(tokens[3]),
                 supported: "real, integer, pattern",
             })
         }
@@ -167,7 +188,7 @@ fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> 
             return Err(MtxError::Unsupported {
                 line,
                 what: "symmetry",
-                found: tokens[4].to_string(),
+                found: excerpt(tokens[4]),
                 supported: "general, symmetric, skew-symmetric",
             })
         }
@@ -176,7 +197,7 @@ fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> 
 }
 
 fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError> {
-    let bad = || MtxError::BadSizeLine { line, found: text.to_string() };
+    let bad = || MtxError::BadSizeLine { line, found: excerpt(text) };
     let tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.len() != 3 {
         return Err(bad());
@@ -193,7 +214,7 @@ fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError
 }
 
 fn parse_index(line: usize, what: &'static str, token: &str, bound: usize) -> Result<i32, MtxError> {
-    let index: i64 = token.parse().map_err(|_| MtxError::NotNumeric { line, what, token: token.to_string() })?;
+    let index: i64 = token.parse().map_err(|_| MtxError::NotNumeric { line, what, token: excerpt(token) })?;
     if index < 1 || index as u64 > bound as u64 {
         return Err(MtxError::IndexOutOfRange { line, what, index, bound });
     }
@@ -202,7 +223,7 @@ fn parse_index(line: usize, what: &'static str, token: &str, bound: usize) -> Re
 }
 
 fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> {
-    let not_numeric = || MtxError::NotNumeric { line, what: "value", token: token.to_string() };
+    let not_numeric = || MtxError::NotNumeric { line, what: "value", token: excerpt(token) };
     match field {
         Field::Pattern => Ok(1.0),
         Field::Integer => token.parse::<i64>().map(|v| v as f32).map_err(|_| not_numeric()),
@@ -210,8 +231,32 @@ fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> 
     }
 }
 
+/// Bytes `Coo::to_csr` allocates: two row counters (usize) and the row
+/// pointers (i32) per row, a bucketed copy and the output per entry.
+fn conversion_bytes(rows: usize, entries: usize) -> u64 {
+    (rows as u64 + 1) * 20 + entries as u64 * 16
+}
+
+/// `MemAvailable` from /proc/meminfo, in bytes, where there is one.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn check_memory(rows: usize, cols: usize, entries: usize, available: Option<u64>) -> Result<(), MtxError> {
+    let needed = conversion_bytes(rows, entries);
+    match available {
+        Some(available) if needed > available => {
+            Err(MtxError::OutOfMemory { rows, cols, entries, needed: needed >> 20, available: available >> 20 })
+        }
+        _ => Ok(()),
+    }
+}
+
 fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
-    let mut lines = Lines { reader, line: 0, buf: String::new() };
+    let mut lines = Lines { reader, line: 0, bytes: Vec::new(), buf: String::new() };
     let banner = lines.next()?.unwrap_or("").to_string();
     let (field, symmetry) = parse_banner(1, &banner)?;
 
@@ -252,6 +297,9 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
             Some(t) => parse_value(line, field, t)?,
             None => 1.0,
         };
+        if r == c && symmetry == Symmetry::SkewSymmetric {
+            return Err(MtxError::SkewDiagonal { line });
+        }
         row_idx.push(r);
         col_idx.push(c);
         values.push(v);
@@ -276,6 +324,9 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         return Err(MtxError::TooFewEntries { line: lines.line, expected: entries, found });
     }
 
+    // The size line may declare dimensions far beyond the entries; the
+    // conversion's per-row arrays would then exhaust memory and abort.
+    check_memory(rows, cols, values.len(), available_memory())?;
     let mut csr = Coo::new(rows, cols, row_idx, col_idx, values)?.to_csr();
     if field == Field::Pattern {
         // Summing duplicates gave 2.0 etc.; a pattern only says "present".
@@ -342,6 +393,39 @@ mod tests {
         assert_eq!(a.to_dense().unwrap(), vec![0.0, -5.0, 5.0, 0.0]);
         let err = parse("%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 5.5\n").unwrap_err();
         assert!(matches!(err, MtxError::NotNumeric { line: 3, what: "value", .. }), "{err}");
+    }
+
+    #[test]
+    fn skew_symmetric_diagonal_is_rejected() {
+        let err = parse("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 5\n2 2 1\n").unwrap_err();
+        assert!(matches!(err, MtxError::SkewDiagonal { line: 4 }), "{err}");
+    }
+
+    #[test]
+    fn comments_need_not_be_utf8() {
+        let mut bytes = b"%%MatrixMarket matrix coordinate real general\n% caf\xe9\n1 1 1\n1 1 2\n".to_vec();
+        assert_eq!(parse_matrix_market(&bytes[..]).unwrap().values(), &[2.0]);
+        let last = bytes.len() - 2;
+        bytes[last] = 0xe9;
+        let err = parse_matrix_market(&bytes[..]).unwrap_err();
+        assert!(matches!(err, MtxError::NotNumeric { line: 4, what: "value", .. }), "{err}");
+    }
+
+    #[test]
+    fn messages_quote_the_start_of_a_long_line() {
+        // CR-only line ends make the whole file one line.
+        let text = format!("%%MatrixMarket matrix coordinate real general\r3 3 300\r{}", "1 1 1.0\r".repeat(300));
+        let message = parse(&text).unwrap_err().to_string();
+        assert!(message.contains("bad banner") && message.contains("...") && message.len() < 300, "{message}");
+    }
+
+    #[test]
+    fn dimensions_beyond_memory_are_refused() {
+        let max = i32::MAX as usize;
+        let err = check_memory(max, max, 1, Some(4 << 30)).unwrap_err();
+        assert!(err.to_string().contains("needs about 40960 MiB to convert"), "{err}");
+        assert!(check_memory(max, max, 1, None).is_ok());
+        assert!(check_memory(1 << 20, 1 << 20, 1 << 20, Some(4 << 30)).is_ok());
     }
 
     #[test]
@@ -436,9 +520,9 @@ mod tests {
         bytes.truncate(n / 2);
         assert!(matches!(parse_matrix_market(&bytes[..]), Err(MtxError::Read { .. })));
         assert!(matches!(read_matrix_market("/nonexistent/dir/x.mtx"), Err(MtxError::Open { .. })));
-        // Invalid UTF-8 is a read error, not a panic.
+        // Invalid UTF-8 in a value is not a number, not a panic.
         let bad = b"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 \xff\n";
-        assert!(matches!(parse_matrix_market(&bad[..]), Err(MtxError::Read { line: 3, .. })));
+        assert!(matches!(parse_matrix_market(&bad[..]), Err(MtxError::NotNumeric { line: 3, .. })));
     }
 
     #[test]
