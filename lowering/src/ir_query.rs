@@ -55,6 +55,44 @@ fn evaluate(value: Value<'_, '_>, depth: usize) -> Option<i64> {
     }
 }
 
+/// `value` as a sum of opaque terms (sorted keys, see `axis::key`) plus a
+/// constant, looking through `arith.addi`, and `arith.subi` of a constant:
+/// two indices with the same terms are a constant apart, whatever the
+/// terms are at run time (`base + 128` against `base`, as an unrolled
+/// feature loop addresses its chunks).
+pub fn offset_form(value: Value<'_, '_>) -> (Vec<usize>, i64) {
+    let mut terms = Vec::new();
+    let constant = offset_terms(value, 0, &mut terms).unwrap_or_else(|| {
+        terms = vec![crate::axis::key(value)];
+        0
+    });
+    terms.sort_unstable();
+    (terms, constant)
+}
+
+fn offset_terms(value: Value<'_, '_>, depth: usize, terms: &mut Vec<usize>) -> Option<i64> {
+    if let Some(constant) = constant_index(value) {
+        return Some(constant);
+    }
+    let owner = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
+    let kind = owner.as_ref().map(op_name).unwrap_or_default();
+    let operand = |n| owner.as_ref().and_then(|o| o.operand(n).ok());
+    match kind.as_str() {
+        "arith.addi" if depth < 16 => {
+            let left = offset_terms(operand(0)?, depth + 1, terms)?;
+            left.checked_add(offset_terms(operand(1)?, depth + 1, terms)?)
+        }
+        "arith.subi" if depth < 16 && operand(1).and_then(constant_index).is_some() => {
+            let left = offset_terms(operand(0)?, depth + 1, terms)?;
+            left.checked_sub(constant_index(operand(1)?)?)
+        }
+        _ => {
+            terms.push(crate::axis::key(value));
+            Some(0)
+        }
+    }
+}
+
 /// The op's name, e.g. `scf.for`.
 pub fn op_name(op: &OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()

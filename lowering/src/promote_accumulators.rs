@@ -3,6 +3,11 @@
 //! indices do not change in the loop (`c[i] = c[i] + ...` in a reduction),
 //! the element is loaded once before the loop, carried through it in a
 //! register (`scf.for` iteration argument) and stored once after it.
+//! A loop may carry several: other accesses to the memref are allowed
+//! where they can never reach the element (indices with the same terms a
+//! constant apart by at least the access's width, as the chunks of an
+//! unrolled feature loop are), so a thread that coarsens its features
+//! keeps one sum a chunk in registers.
 //!
 //! The load and store may also sit under `scf.if` guards in the loop body
 //! when they are the accumulation of a warp shuffle and the guards test
@@ -20,9 +25,10 @@
 //! that nothing else in the loop touches the same memref value.
 
 use crate::{
+    accumulation_chain::vector_lanes,
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, depends_on_launch_ids, marked_ops, op_name, touches_memref_or_syncs},
+    ir_query::{defined_outside, depends_on_launch_ids, marked_ops, offset_form, op_name, touches_memref_or_syncs},
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -33,6 +39,7 @@ use melior::{
         operation::{
             OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
         },
+        r#type::TypeLike,
         Block, Region, RegionLike, Value, ValueLike,
     },
     Context,
@@ -56,13 +63,16 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut loops = Vec::new();
     root.walk(WalkOrder::PostOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "scf.for" && op.operand_count() == 3 {
+        if op_name(&op) == "scf.for" {
             loops.push(op);
         }
         WalkResult::Advance
     });
     for op in loops {
-        promote_one(context, op);
+        let mut current = op;
+        while let Some(promoted) = promote_one(context, current) {
+            current = promoted;
+        }
     }
     // Promotion moved accumulations out of the loops that held them (the
     // copies of an unrolled loop around a scalar feature loop), which
@@ -127,6 +137,11 @@ fn forward_stores(root: OperationRef<'_, '_>) {
                 }
                 break;
             }
+            // The other chunks' copies (an unrolled feature loop's) do not
+            // reach this element.
+            if disjoint(store, op) {
+                continue;
+            }
             if touches_memref_or_syncs(op, place[0]) {
                 break;
             }
@@ -178,13 +193,9 @@ fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>
     Some(())
 }
 
-/// Promotes one accumulator of `op`; returns the new loop.
+/// Promotes one accumulator of `op`; returns the new loop, which carries
+/// it after the values `op` already carried.
 fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    // Loops that already carry values are left alone (one accumulator per
-    // loop keeps the rewrite simple).
-    if op.operand_count() != 3 {
-        return None;
-    }
     let body = op.region(0).ok()?.first_block()?;
     let mut candidate = None;
     for (block, guards) in guarded_blocks(body, Vec::new()) {
@@ -201,26 +212,39 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     let builder = Builder::before(context, op)?.at(location);
     // The load and store keep their form (scalar or vector, alignment).
     let initial: Value<'c, 'c> = detach(builder.insert_clone(load).result(0).ok()?.into());
-    let bounds: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
-    let index_type = bounds[0].r#type();
-    let new_body = Block::new(&[(index_type, location), (initial.r#type(), location)]);
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let (bounds, mut inits) = (&operands[..3], operands[3..].to_vec());
+    inits.push(initial);
+    let old_yield = body.terminator()?;
+    let mut yielded: Vec<Value<'c, 'c>> = old_yield.operands().map(detach).collect();
+    let types: Vec<_> = inits.iter().map(|v| v.r#type()).collect();
+    let mut arguments = vec![(bounds[0].r#type(), location)];
+    arguments.extend(types.iter().map(|&t| (t, location)));
+    let new_body = Block::new(&arguments);
     let yield_op = new_body.append_operation(scf::r#yield(&[], location));
     let yield_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(yield_op.to_raw()) };
-    let (iv, accumulator): (Value<'c, 'c>, Value<'c, 'c>) =
-        (detach(new_body.argument(0).ok()?.into()), detach(new_body.argument(1).ok()?.into()));
+    let new_arguments: Vec<Value<'c, 'c>> =
+        (0..arguments.len()).filter_map(|n| new_body.argument(n).ok().map(|a| detach(a.into()))).collect();
+    let accumulator = *new_arguments.last()?;
     let region = Region::new();
     region.append_block(new_body);
+    let mut all_operands = bounds.to_vec();
+    all_operands.extend(&inits);
     let new_loop = builder.insert(
         melior::ir::operation::OperationBuilder::new("scf.for", location)
-            .add_operands(&[bounds[0], bounds[1], bounds[2], initial])
-            .add_results(&[initial.r#type()])
+            .add_operands(&all_operands)
+            .add_results(&types)
             .add_regions([region])
             .build()
             .ok()?,
     );
-    let result: Value<'c, 'c> = detach(new_loop.result(0).ok()?.into());
-
-    replace_uses(body.argument(0).ok()?.into(), iv);
+    let result: Value<'c, 'c> = detach(new_loop.result(inits.len() - 1).ok()?.into());
+    for (n, &argument) in new_arguments.iter().enumerate().take(inits.len()) {
+        replace_uses(body.argument(n).ok()?.into(), argument);
+    }
+    for n in 0..inits.len() - 1 {
+        replace_uses(op.result(n).ok()?.into(), new_loop.result(n).ok()?.into());
+    }
     replace_uses(load.result(0).ok()?.into(), accumulator);
     let mut next = body.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
     while let Some(inner) = next {
@@ -239,7 +263,8 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     for &(guard, taken) in guards.iter().rev() {
         next_value = yield_through(context, guard, taken, next_value, accumulator)?;
     }
-    unsafe { OperationRefMut::from_raw(yield_op.to_raw()) }.set_operands(&[next_value]);
+    yielded.push(next_value);
+    unsafe { OperationRefMut::from_raw(yield_op.to_raw()) }.set_operands(&yielded);
 
     let mut new_loop_mut = unsafe { OperationRefMut::from_raw(new_loop.to_raw()) };
     for (name, attribute) in op.attributes() {
@@ -304,7 +329,7 @@ fn guarded_blocks<'c>(
 
 /// A load and a later store in `block` of one element whose memref and
 /// indices are defined outside `op`, where nothing else in `op` touches
-/// that memref; with the stored value.
+/// that memref but accesses `disjoint` from it; with the stored value.
 fn accumulator_in<'c>(
     op: OperationRef<'c, 'c>,
     block: BlockRef<'c, 'c>,
@@ -337,7 +362,7 @@ fn accumulator_in<'c>(
         let mut others = false;
         op.walk(WalkOrder::PreOrder, |inner| {
             let same = |o: &OperationRef| o.to_raw().ptr == inner.to_raw().ptr;
-            if !same(&load) && !same(&store) && inner.operands().any(|v| v == memref_value) {
+            if !same(&load) && !same(&store) && inner.operands().any(|v| v == memref_value) && !disjoint(store, inner) {
                 others = true;
                 return WalkResult::Interrupt;
             }
@@ -348,6 +373,45 @@ fn accumulator_in<'c>(
         }
     }
     None
+}
+
+/// The memref, indices and elements (1, or a 1-D vector's length along
+/// the last index) of a load or store.
+fn access<'c>(op: OperationRef<'c, '_>) -> Option<(Value<'c, 'c>, Vec<Value<'c, 'c>>, i64)> {
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let (memref_at, element) = match op_name(&op).as_str() {
+        "memref.load" | "vector.load" => (0, detach(op.result(0).ok()?.into())),
+        "memref.store" | "vector.store" => (1, *operands.first()?),
+        _ => return None,
+    };
+    let r#type = element.r#type();
+    let width = match vector_lanes(r#type) {
+        // Only a 1-D vector covers consecutive last indices alone.
+        Some(_) if unsafe { mlir_sys::mlirShapedTypeGetRank(r#type.to_raw()) } != 1 => return None,
+        Some(lanes) => lanes,
+        None => 1,
+    };
+    Some((*operands.get(memref_at)?, operands.get(memref_at + 1..)?.to_vec(), width))
+}
+
+/// Whether two accesses to one memref can never overlap: the same indices
+/// but the last, and last indices a constant apart by at least the
+/// elements the lower one covers. Then several accumulators in a loop
+/// (the chunks of an unrolled feature loop) each move to a register.
+fn disjoint(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
+    let (Some((memref_a, indices_a, width_a)), Some((memref_b, indices_b, width_b))) = (access(a), access(b)) else {
+        return false;
+    };
+    let (Some((last_a, outer_a)), Some((last_b, outer_b))) = (indices_a.split_last(), indices_b.split_last()) else {
+        return false;
+    };
+    if memref_a != memref_b || outer_a != outer_b {
+        return false;
+    }
+    let ((terms_a, start_a), (terms_b, start_b)) = (offset_form(*last_a), offset_form(*last_b));
+    terms_a == terms_b
+        && (start_a.checked_add(width_a).is_some_and(|end| end <= start_b)
+            || start_b.checked_add(width_b).is_some_and(|end| end <= start_a))
 }
 
 /// Replaces the result-less `guard` by an `scf.if` with one result that

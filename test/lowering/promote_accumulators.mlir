@@ -305,3 +305,84 @@ func.func @row_and_lane(%c: memref<?xf32>, %x: memref<?xf32>, %nnz: index, %feat
   }
   return
 }
+
+// -----
+
+// Several accumulators in one loop (the chunks of an unrolled feature
+// loop): their indices share their terms and lie a constant apart by at
+// least a vector, so none can see another's element; each is carried.
+// The loop already carries a value, which stays first.
+// CHECK-LABEL: func.func @chunks
+//   CHECK-DAG: %[[I0:.*]] = arith.addi %arg2, %arg3
+//   CHECK-DAG: %[[I1:.*]] = arith.addi %[[S1:.*]], %arg3
+//   CHECK-DAG: %[[S1]] = arith.addi %arg2, %c8
+//   CHECK-DAG: %[[I2:.*]] = arith.subi %[[I1]], %c4
+//       CHECK: %[[R:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, vector<4xf32>, vector<4xf32>, f32)
+//   CHECK-NOT:   vector.load %arg0
+//   CHECK-NOT:   memref.load %arg0
+//       CHECK: }
+//   CHECK-DAG: vector.store %[[R]]#1, %arg0
+//   CHECK-DAG: vector.store %[[R]]#2, %arg0
+//   CHECK-DAG: memref.store %[[R]]#3, %arg0
+//       CHECK: return %[[R]]#0
+func.func @chunks(%c: memref<?xf32>, %b: memref<?xf32>, %lane: index, %row: index, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %i0 = arith.addi %lane, %row : index
+  %s1 = arith.addi %lane, %c8 : index
+  %i1 = arith.addi %s1, %row : index
+  %i2 = arith.subi %i1, %c4 : index
+  %count = scf.for %j = %c0 to %n step %c1 iter_args(%k = %zero) -> (i32) {
+    %x = vector.load %b[%j] : memref<?xf32>, vector<4xf32>
+    %a0 = vector.load %c[%i0] : memref<?xf32>, vector<4xf32>
+    %n0 = arith.addf %a0, %x : vector<4xf32>
+    vector.store %n0, %c[%i0] : memref<?xf32>, vector<4xf32>
+    %a1 = vector.load %c[%i1] : memref<?xf32>, vector<4xf32>
+    %n1 = arith.addf %a1, %x : vector<4xf32>
+    vector.store %n1, %c[%i1] : memref<?xf32>, vector<4xf32>
+    %a2 = memref.load %c[%i2] : memref<?xf32>
+    %e = vector.extract %x[0] : f32 from vector<4xf32>
+    %n2 = arith.addf %a2, %e : f32
+    memref.store %n2, %c[%i2] : memref<?xf32>
+    %k1 = arith.addi %k, %one : i32
+    scf.yield %k1 : i32
+  }
+  return %count : i32
+}
+
+// -----
+
+// Chunks closer than a vector overlap: the element of one is in the
+// other's vector, and neither moves to a register. Nor when the indices
+// have different terms.
+// CHECK-LABEL: func.func @overlapping_chunks
+//   CHECK-NOT: iter_args
+func.func @overlapping_chunks(%c: memref<?xf32>, %b: memref<?xf32>, %lane: index, %other: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %i1 = arith.addi %lane, %c2 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %x = vector.load %b[%j] : memref<?xf32>, vector<4xf32>
+    %a0 = vector.load %c[%lane] : memref<?xf32>, vector<4xf32>
+    %n0 = arith.addf %a0, %x : vector<4xf32>
+    vector.store %n0, %c[%lane] : memref<?xf32>, vector<4xf32>
+    %a1 = vector.load %c[%i1] : memref<?xf32>, vector<4xf32>
+    %n1 = arith.addf %a1, %x : vector<4xf32>
+    vector.store %n1, %c[%i1] : memref<?xf32>, vector<4xf32>
+  }
+  scf.for %j = %c0 to %n step %c1 {
+    %x = memref.load %b[%j] : memref<?xf32>
+    %a0 = memref.load %c[%lane] : memref<?xf32>
+    %n0 = arith.addf %a0, %x : f32
+    memref.store %n0, %c[%lane] : memref<?xf32>
+    %a1 = memref.load %c[%other] : memref<?xf32>
+    %n1 = arith.addf %a1, %x : f32
+    memref.store %n1, %c[%other] : memref<?xf32>
+  }
+  return
+}

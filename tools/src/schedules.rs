@@ -5,11 +5,16 @@
 /// `L.0` rows, `L.init.1` zeroing features, `L.1` non-zeros, `L.2`
 /// features): `rows` rows per block on threadIdx.y, each row's features
 /// on `threads` threads of threadIdx.x, `vector` consecutive features per
-/// thread per step (1, 2 or 4), in chunks of `threads * vector` features
-/// walked outside the non-zero loop so that each thread's sums stay in
-/// registers. With `cache` > 0 (one row a block), the row's non-zeros go
-/// through shared memory `cache` at a time: the block's threads copy a
-/// chunk of columns and values together, then each walks the chunk.
+/// thread per step (1, 2 or 4), in chunks of `threads * vector` features.
+/// In a kernel compiled for its feature size with 2 to
+/// `MAX_UNROLLED_CHUNKS` chunks, the chunks are unrolled inside the
+/// non-zero loop: a thread keeps one sum a chunk in registers and reads
+/// each non-zero's column and value once (feature coarsening). Otherwise
+/// the chunks are walked outside the non-zero loop, each re-walking the
+/// row, so that the one sum stays in a register. With `cache` > 0 (one
+/// row a block), the row's non-zeros go through shared memory `cache` at
+/// a time: the block's threads copy a chunk of columns and values
+/// together, then each walks the chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSpmm {
     pub rows: usize,
@@ -19,13 +24,14 @@ pub struct RowSpmm {
 }
 
 impl RowSpmm {
-    /// The pass list for the loops labelled `label.*`.
-    pub fn passes(&self, label: &str) -> String {
+    /// The pass list for the loops labelled `label.*`, for a kernel
+    /// compiled for `feat` features if known.
+    pub fn passes(&self, label: &str, feat: Option<usize>) -> String {
         let mut passes = Vec::new();
         for features in [format!("{label}.2"), format!("{label}.init.1")] {
             self.features(&mut passes, &features);
         }
-        passes.push(format!("sparse-pos-reorder{{loops={label}.2.o,{label}.1}}"));
+        passes.push(self.chunks(&format!("{label}.2.o"), &format!("{label}.1"), feat));
         if self.cache > 0 {
             let chunk = format!("{label}.1");
             passes.push(format!("sparse-pos-split{{loop={chunk} factor={} clamp=true}}", self.cache));
@@ -42,6 +48,24 @@ impl RowSpmm {
             self.rows(&mut passes, &format!("{label}.0"), false);
         }
         passes.join(",")
+    }
+
+    /// The most feature chunks unrolled inside the non-zero loop: each
+    /// keeps a sum (a vector of `vector` floats) in registers.
+    pub const MAX_UNROLLED_CHUNKS: usize = 8;
+
+    /// Where the chunk loop goes: unrolled inside the non-zero loop
+    /// `nonzeros` when `feat` is known and makes 2 to
+    /// `MAX_UNROLLED_CHUNKS` chunks, else outside it.
+    fn chunks(&self, chunks: &str, nonzeros: &str, feat: Option<usize>) -> String {
+        match self.chunk_count(feat) {
+            Some(2..=Self::MAX_UNROLLED_CHUNKS) => format!("sparse-pos-unroll{{loop={chunks}}}"),
+            _ => format!("sparse-pos-reorder{{loops={chunks},{nonzeros}}}"),
+        }
+    }
+
+    fn chunk_count(&self, feat: Option<usize>) -> Option<usize> {
+        feat.map(|f| f.div_ceil(self.threads * self.vector))
     }
 
     /// Why this schedule cannot be built, if it cannot: the shared-memory
@@ -70,17 +94,20 @@ impl RowSpmm {
     /// them all in one launch. A bucket whose width the kernel is compiled
     /// for (`Some`), at most `MAX_UNROLLED_WIDTH`, has its non-zero loop
     /// unrolled (SparseTIR unrolls the fixed-width ELL loop), so that the
-    /// loads of its non-zeros are in flight together.
+    /// loads of its non-zeros are in flight together; with `feat` known,
+    /// the feature chunks are unrolled as in `passes`, and the non-zero
+    /// loop only where the copies of both number at most 64.
     /// The schedule caches nothing (`cache` is ignored).
-    pub fn hyb_passes(&self, widths: &[Option<usize>]) -> String {
+    pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
         let mut passes = Vec::new();
         self.features(&mut passes, "zero.1");
         self.rows(&mut passes, "zero.0", false);
         for (bucket, width) in widths.iter().enumerate() {
             let label = format!("hyb{bucket}");
             self.features(&mut passes, &format!("{label}.3"));
-            passes.push(format!("sparse-pos-reorder{{loops={label}.3.o,{label}.2}}"));
-            if width.is_some_and(|w| (2..=Self::MAX_UNROLLED_WIDTH).contains(&w)) {
+            passes.push(self.chunks(&format!("{label}.3.o"), &format!("{label}.2"), feat));
+            let copies = |w: usize| w * self.chunk_count(feat).filter(|&c| c <= Self::MAX_UNROLLED_CHUNKS).unwrap_or(1);
+            if width.is_some_and(|w| (2..=Self::MAX_UNROLLED_WIDTH).contains(&w) && copies(w) <= 64) {
                 passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
             }
             self.rows(&mut passes, &format!("{label}.1"), true);
@@ -127,7 +154,8 @@ impl RowSpmm {
             for threads in [8, 16, 32, 64, 128] {
                 let chunk = threads * vector;
                 // More lanes than features idle; many chunks re-walk the row.
-                if chunk > feat.next_power_of_two().max(vector * 8) || feat.div_ceil(chunk) > 4 {
+                if chunk > feat.next_power_of_two().max(vector * 8) || feat.div_ceil(chunk) > Self::MAX_UNROLLED_CHUNKS
+                {
                     continue;
                 }
                 for rows in [1, 2, 4, 8, 16] {

@@ -192,10 +192,21 @@ fn wrong_shuffles_are_rejected() {
     }
 }
 
-/// Row-wise SpMM with features on threads in vectors, chunks outside the
-/// non-zero loop and rows on threadIdx.y: every combination verifies,
-/// whether the features divide into vectors (vector path) or not (the
-/// scalar path the alignment check falls back to).
+/// A row-wise SpMM schedule in `format` (loops `label.*`): generic, its
+/// chunks outside the non-zero loop, and compiled for `feat`, where 2 to
+/// 8 chunks are unrolled inside it (one register sum a chunk).
+fn check_row_spmm(schedule: sptir_tools::schedules::RowSpmm, format: Format, label: &str, a: &Csr, feat: usize) {
+    let mut problem = prepare(Op::Spmm, format, a, feat, Layout::default(), 17).unwrap();
+    let generic = format!("{},", schedule.passes(label, None));
+    let specialized = format!("{},", schedule.passes(label, Some(feat)));
+    check_each(&mut problem, "", [&generic, &specialized], feat);
+}
+
+/// Row-wise SpMM with features on threads in vectors, chunks outside or
+/// inside the non-zero loop and rows on threadIdx.y: every combination
+/// verifies, whether the features divide into vectors (vector path) or
+/// not (the scalar path the alignment check falls back to), and whether
+/// the last chunk is whole or not (lane guards).
 #[test]
 fn vectorized_row_spmm() {
     use sptir_tools::schedules::RowSpmm;
@@ -203,8 +214,8 @@ fn vectorized_row_spmm() {
         for feat in [5, 8, 12, 64, 130] {
             for (rows, threads, vector) in [(1, 4, 4), (2, 2, 2), (4, 8, 1), (1, 32, 4), (3, 2, 4)] {
                 let schedule = RowSpmm { rows, threads, vector, cache: 0 };
-                check(Op::Spmm, Format::Csr, &format!("{},", schedule.passes("csrmm")), &a, feat);
-                check(Op::Spmm, Format::Ell, &format!("{},", schedule.passes("ellmm")), &a, feat);
+                check_row_spmm(schedule, Format::Csr, "csrmm", &a, feat);
+                check_row_spmm(schedule, Format::Ell, "ellmm", &a, feat);
             }
         }
     }
@@ -326,9 +337,9 @@ fn fused_hyb_row_spmm() {
                     // the narrow buckets' non-zero loops.
                     let schedule = RowSpmm { rows, threads, vector, cache: 0 };
                     let widths: Vec<usize> = problem.bucket_widths().to_vec();
-                    let generic = schedule.hyb_passes(&vec![None; widths.len()]);
+                    let generic = schedule.hyb_passes(&vec![None; widths.len()], None);
                     let known: Vec<Option<usize>> = widths.iter().copied().map(Some).collect();
-                    let specialized = schedule.hyb_passes(&known);
+                    let specialized = schedule.hyb_passes(&known, Some(feat));
                     assert!(specialized.contains("sparse-pos-unroll"), "{specialized}");
                     check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
                 }
@@ -350,7 +361,7 @@ fn shared_memory_row_spmm() {
             for (threads, vector, cache) in [(4, 1, 4), (2, 2, 6), (4, 4, 8), (8, 1, 8)] {
                 let schedule = RowSpmm { rows: 1, threads, vector, cache };
                 for (format, label) in [(Format::Csr, "csrmm"), (Format::Ell, "ellmm")] {
-                    check(Op::Spmm, format, &format!("{},", schedule.passes(label)), &a, feat);
+                    check_row_spmm(schedule, format, label, &a, feat);
                 }
             }
         }

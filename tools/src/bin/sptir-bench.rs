@@ -363,18 +363,18 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         (None, _, _) => None,
     };
+    let known_feat = (!args.generic).then_some(feat);
     let row_passes = |r: RowSpmm| match format {
-        Format::Ell => r.passes("ellmm"),
+        Format::Ell => r.passes("ellmm", known_feat),
         Format::Hyb => {
             let known: Vec<Option<usize>> = widths.iter().map(|&w| (!args.generic).then_some(w)).collect();
-            r.hyb_passes(&known)
+            r.hyb_passes(&known, known_feat)
         }
-        _ => r.passes("csrmm"),
+        _ => r.passes("csrmm", known_feat),
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
         (true, Op::Sddmm, Format::Csr, _, None) if lane_sddmm.is_some() => {
-            let known = (!args.generic).then_some(feat);
-            (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes(known)))
+            (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes(known_feat)))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
         _ => (args.stage1.clone(), args.schedule.clone()),
