@@ -18,6 +18,7 @@ use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, region_with_block, Builder},
     ir_query::{defined_outside, holds_sync, op_name, speculatable, thread_dependent},
+    merge_alignment_versions::VERSION,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -134,7 +135,12 @@ fn unswitch<'c>(
 
     let (then_region, then_builder) = region_with_block(context, location, &[], scf::r#yield(&[], location));
     let (else_region, else_builder) = region_with_block(context, location, &[], scf::r#yield(&[], location));
-    builder.insert(scf::r#if(detach(condition), &[], then_region, else_region, location));
+    let unswitched = builder.insert(scf::r#if(detach(condition), &[], then_region, else_region, location));
+    // An alignment version stays one around the loop: its branches still
+    // do the same work, vector and scalar.
+    if let Ok(marker) = if_op.attribute(VERSION) {
+        unsafe { OperationRefMut::from_raw(unswitched.to_raw()) }.set_discardable_attribute(VERSION, marker);
+    }
 
     // The taken-branch copy: the loop with the guard replaced by its
     // `then` ops; the original loop keeps the `else` ops.

@@ -408,6 +408,21 @@ pub const VIEWS: [&str; 6] = [
     "memref.view",
 ];
 
+/// Whether an op inside `op` takes memory `memory` (a `root_memref` key).
+pub fn touches_memory(op: OperationRef<'_, '_>, memory: usize) -> bool {
+    use melior::ir::r#type::TypeLike;
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        found |= inner.operands().any(|v| v.r#type().is_mem_ref() && root_memref(v) == memory);
+        if found {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    found
+}
+
 /// The memref a view op (or chain of them) looks into, as a key that is
 /// equal for views of the same memory.
 pub fn root_memref(value: Value<'_, '_>) -> usize {

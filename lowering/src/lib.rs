@@ -20,6 +20,7 @@ pub mod lower_shuffle_accumulations;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod lower_subgroup_reductions;
+pub mod merge_alignment_versions;
 pub mod pass_registry;
 pub mod pipelines;
 pub mod promote_accumulators;
@@ -65,6 +66,7 @@ pub static PASSES: &[PassDef] = &[
     vectorize_loops::PASS,
     unroll_loops::PASS,
     hoist_invariant_guards::PASS,
+    merge_alignment_versions::PASS,
     promote_accumulators::PASS,
     lower_atomic_accumulations::PASS,
     lower_shuffle_accumulations::PASS,

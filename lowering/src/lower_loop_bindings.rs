@@ -22,7 +22,7 @@ use crate::{
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     ir_query::{
         accumulation, constant_index, defined_outside, encloses, op_name, outermost, root_memref, static_shape,
-        LANE_CLUSTERS,
+        touches_memory, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -36,7 +36,7 @@ use melior::{
         operation::{
             OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
         },
-        r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike},
         Block, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -197,20 +197,6 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         inline_loop(context, op, ids[dimension], marker)?;
     }
     Ok(())
-}
-
-/// Whether an op inside `op` takes memory `memory` (a `root_memref` key).
-fn touches_memory(op: OperationRef<'_, '_>, memory: usize) -> bool {
-    let mut found = false;
-    op.walk(WalkOrder::PreOrder, |inner| {
-        found |= inner.operands().any(|v| v.r#type().is_mem_ref() && root_memref(v) == memory);
-        if found {
-            WalkResult::Interrupt
-        } else {
-            WalkResult::Advance
-        }
-    });
-    found
 }
 
 /// Whether `value` may come from memory `memory` (a `root_memref` key):

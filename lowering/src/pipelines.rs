@@ -61,7 +61,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
         "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
-               loop-invariant-code-motion,hoist-invariant-loads,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,merge-alignment-versions,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
                contract-float-ops,fuse-launches",
     defaults: "",
 };

@@ -28,7 +28,10 @@ use crate::{
     accumulation_chain::vector_lanes,
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    ir_query::{defined_outside, depends_on_launch_ids, marked_ops, offset_form, op_name, touches_memref_or_syncs},
+    ir_query::{
+        defined_outside, depends_on_launch_ids, marked_ops, offset_form, op_name, root_memref, touches_memory,
+        touches_memref_or_syncs,
+    },
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -78,6 +81,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     // copies of an unrolled loop around a scalar feature loop), which
     // makes them straight-line copies in turn.
     forward_stores(root);
+    forward_plain_stores(root);
     for store in marked_ops(root, SHUFFLE) {
         lift_out_of_lane_guards(context, store);
     }
@@ -147,6 +151,87 @@ fn forward_stores(root: OperationRef<'_, '_>) {
             }
         }
     }
+}
+
+/// A plain store (a row's zeroing) whose element a later load in the same
+/// block reads, with nothing in between touching the element or meeting
+/// other threads: the load takes the stored value, so a promoted sum
+/// starts from it; and the store goes when a later plain store overwrites
+/// the element before anything reads it. Not into a load that a marked
+/// store of the element follows: the atomic and shuffle lowerings need
+/// `old + terms` with `old` loaded (see `forward_stores`).
+fn forward_plain_stores(root: OperationRef<'_, '_>) {
+    let mut stores = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && !is_marked(op) {
+            stores.push(op);
+        }
+        WalkResult::Advance
+    });
+    let mut erased = Vec::new();
+    for store in stores {
+        if erased.contains(&store.to_raw().ptr) {
+            continue;
+        }
+        let Some((memref_value, _, _)) = access(store) else { continue };
+        let Ok(stored) = store.operand(0).map(detach) else { continue };
+        let mut next = store.next_in_block();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+            if same_element(store, op) {
+                let kind = op_name(&op);
+                if kind.ends_with(".load") && !marked_store_follows(op) {
+                    if let Ok(result) = op.result(0) {
+                        if result.r#type() == stored.r#type() {
+                            replace_uses(result.into(), stored);
+                            erase(op);
+                            continue;
+                        }
+                    }
+                } else if kind == op_name(&store) && !is_marked(op) {
+                    erased.push(store.to_raw().ptr);
+                    erase(store);
+                }
+                break;
+            }
+            if disjoint(store, op) {
+                continue;
+            }
+            // Views of the same memory too: they may reach the element.
+            if touches_memref_or_syncs(op, memref_value) || touches_memory(op, root_memref(memref_value)) {
+                break;
+            }
+        }
+    }
+}
+
+fn is_marked(op: OperationRef<'_, '_>) -> bool {
+    op.has_attribute(ATOMIC) || op.has_attribute(SHUFFLE)
+}
+
+/// Whether a store marked atomic or shuffle writes `load`'s element
+/// later in its block (or inside a later op there).
+fn marked_store_follows(load: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    let mut next = load.next_in_block();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        op.walk(WalkOrder::PreOrder, |inner| {
+            let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
+            found |= is_marked(inner) && same_element(load, inner);
+            if found {
+                WalkResult::Interrupt
+            } else {
+                WalkResult::Advance
+            }
+        });
+        if found {
+            return true;
+        }
+    }
+    false
 }
 
 /// A shuffle accumulation that no loop carries (a lane's features fit in
@@ -412,6 +497,17 @@ fn disjoint(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
     terms_a == terms_b
         && (start_a.checked_add(width_a).is_some_and(|end| end <= start_b)
             || start_b.checked_add(width_b).is_some_and(|end| end <= start_a))
+}
+
+/// Whether two accesses read or write exactly the same elements.
+fn same_element(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
+    let (Some((memref_a, indices_a, width_a)), Some((memref_b, indices_b, width_b))) = (access(a), access(b)) else {
+        return false;
+    };
+    let (Some((last_a, outer_a)), Some((last_b, outer_b))) = (indices_a.split_last(), indices_b.split_last()) else {
+        return false;
+    };
+    memref_a == memref_b && outer_a == outer_b && width_a == width_b && offset_form(*last_a) == offset_form(*last_b)
 }
 
 /// Replaces the result-less `guard` by an `scf.if` with one result that

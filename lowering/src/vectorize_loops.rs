@@ -19,6 +19,7 @@ use crate::{
     ir_builder::{region_with_block, Builder},
     ir_query::{accumulation, constant_index, marked_loops, op_name, use_count},
     lower_loop_bindings::{ATOMIC, SHUFFLE},
+    merge_alignment_versions::VERSION,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -34,7 +35,7 @@ use melior::{
             OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult,
         },
         r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
-        BlockRef, Region, RegionLike, Type, Value, ValueLike,
+        Attribute, BlockRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -172,7 +173,8 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     }
 
     let (else_region, scalar_builder) = region_with_block(context, location, &[], scf::r#yield(&[], location));
-    outside.insert(scf::r#if(condition, &[], then_region, else_region, location));
+    let version = outside.insert(scf::r#if(condition, &[], then_region, else_region, location));
+    unsafe { OperationRefMut::from_raw(version.to_raw()) }.set_discardable_attribute(VERSION, Attribute::unit(context));
     let mut scalar = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     scalar.remove_attribute("vectorize").ok();
     scalar_builder.insert_existing(op);

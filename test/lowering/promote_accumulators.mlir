@@ -386,3 +386,62 @@ func.func @overlapping_chunks(%c: memref<?xf32>, %b: memref<?xf32>, %lane: index
   }
   return
 }
+
+// -----
+
+// The element was just zeroed in the same block: the sum starts from the
+// stored zero instead of loading it back, and the zeroing store goes, as
+// the store after the loop overwrites it before anything reads it. The
+// other chunk's accesses in between cannot reach the element.
+// CHECK-LABEL: func.func @zeroed_then_promoted
+//   CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+//   CHECK-NOT: vector.store %[[ZERO]]
+//   CHECK-NOT: vector.load %arg0
+//       CHECK: %[[R:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+//       CHECK: vector.store %[[R]]#1, %arg0
+//       CHECK: vector.store %[[R]]#0, %arg0
+func.func @zeroed_then_promoted(%c: memref<?xf32>, %b: memref<?xf32>, %i: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant dense<0.0> : vector<4xf32>
+  %i1 = arith.addi %i, %c4 : index
+  vector.store %zero, %c[%i] : memref<?xf32>, vector<4xf32>
+  vector.store %zero, %c[%i1] : memref<?xf32>, vector<4xf32>
+  scf.for %j = %c0 to %n step %c1 {
+    %x = vector.load %b[%j] : memref<?xf32>, vector<4xf32>
+    %a0 = vector.load %c[%i] : memref<?xf32>, vector<4xf32>
+    %n0 = arith.addf %a0, %x : vector<4xf32>
+    vector.store %n0, %c[%i] : memref<?xf32>, vector<4xf32>
+    %a1 = vector.load %c[%i1] : memref<?xf32>, vector<4xf32>
+    %n1 = arith.addf %a1, %x : vector<4xf32>
+    vector.store %n1, %c[%i1] : memref<?xf32>, vector<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Kept: a read through a view of the same memory between the zeroing
+// and the load, and a zeroing that a call could observe.
+// CHECK-LABEL: func.func @zeroed_but_observed
+//       CHECK: memref.store %{{.*}}, %arg0[%arg1]
+//       CHECK: memref.load %[[VIEW:.*]][
+//       CHECK: memref.load %arg0[%arg1]
+//       CHECK: memref.store %{{.*}}, %arg0[%arg1]
+//       CHECK: call @observe
+func.func private @observe(memref<?xf32>)
+func.func @zeroed_but_observed(%c: memref<?xf32>, %i: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant 0.0 : f32
+  %view = memref.subview %c[%c0] [%c2] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+  memref.store %z, %c[%i] : memref<?xf32>
+  %seen = memref.load %view[%c0] : memref<?xf32, strided<[1], offset: ?>>
+  %again = memref.load %c[%i] : memref<?xf32>
+  %sum = arith.addf %seen, %again : f32
+  memref.store %z, %c[%i] : memref<?xf32>
+  func.call @observe(%c) : (memref<?xf32>) -> ()
+  memref.store %sum, %c[%i] : memref<?xf32>
+  return %sum : f32
+}

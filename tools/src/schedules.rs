@@ -32,6 +32,11 @@ impl RowSpmm {
             self.features(&mut passes, &features);
         }
         passes.push(self.chunks(&format!("{label}.2.o"), &format!("{label}.1"), feat));
+        // The zeroing chunks too, so that each sum can start from the zero
+        // stored to its element instead of loading it back.
+        if passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll")) {
+            passes.push(format!("sparse-pos-unroll{{loop={label}.init.1.o}}"));
+        }
         if self.cache > 0 {
             let chunk = format!("{label}.1");
             passes.push(format!("sparse-pos-split{{loop={chunk} factor={} clamp=true}}", self.cache));
