@@ -17,7 +17,7 @@
 
 use crate::{
     ir_builder::{erase, replace_uses},
-    ir_query::{defined_outside, op_name},
+    ir_query::{defined_outside, op_name, root_memref, VIEWS},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
@@ -37,10 +37,10 @@ pub const PASS: PassDef = PassDef {
 
 /// Loads of never-written memrefs, and arithmetic that cannot trap (no
 /// division: hoisting it out of a loop that does not run must not fault).
-fn hoistable(op: &OperationRef<'_, '_>, written: &[Value<'_, '_>]) -> bool {
+fn hoistable(op: &OperationRef<'_, '_>, written: &[usize]) -> bool {
     let name = op_name(op);
     match name.as_str() {
-        "memref.load" | "vector.load" => op.operand(0).is_ok_and(|m| !written.contains(&m)),
+        "memref.load" | "vector.load" => op.operand(0).is_ok_and(|m| !written.contains(&root_memref(m))),
         "arith.constant" | "arith.addi" | "arith.subi" | "arith.muli" | "arith.index_cast" | "arith.cmpi"
         | "arith.select" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.addf" | "arith.subf" | "arith.mulf"
         | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" | "arith.extsi" | "arith.extui"
@@ -50,14 +50,18 @@ fn hoistable(op: &OperationRef<'_, '_>, written: &[Value<'_, '_>]) -> bool {
 }
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    // Memrefs something writes (or hands to something that might).
-    let mut written: Vec<Value> = Vec::new();
+    // The memory (`root_memref`) something writes, or hands to something
+    // that might, through any view of it: a view's loads see its writes.
+    let mut written: Vec<usize> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
-            "memref.store" => written.extend(op.operand(1).ok()),
+            "memref.store" => written.extend(op.operand(1).ok().map(root_memref)),
             "memref.load" | "vector.load" | "memref.dim" | "memref.extract_aligned_pointer_as_index" => {}
-            _ => written.extend(op.operands().filter(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).is_ok())),
+            name if VIEWS.contains(&name) => {}
+            _ => written.extend(
+                op.operands().filter(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).is_ok()).map(root_memref),
+            ),
         }
         WalkResult::Advance
     });
@@ -94,7 +98,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// Replaces each load of a never-written memref by an identical earlier
 /// load in a block around it. In pre-order an op in an enclosing block is
 /// visited before the ops nested after it, so such a load dominates.
-fn reuse_dominating_loads(root: OperationRef<'_, '_>, written: &[Value<'_, '_>]) {
+fn reuse_dominating_loads(root: OperationRef<'_, '_>, written: &[usize]) {
     let mut loads: Vec<OperationRef> = Vec::new();
     let mut redundant = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {

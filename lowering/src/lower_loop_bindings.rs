@@ -147,37 +147,58 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         ));
     }
 
-    // With several threads per block, a store outside the thread-bound
-    // loops runs once per thread: wrong for an update (each thread would
-    // add again), and racy where threads then add to that memory (a late
-    // thread's store would undo an earlier one's addition). Harmless for a
-    // value that does not come from that memory when only warp-shuffled
-    // loops touch it after: their lanes meet before the first one writes
-    // (a non-zero's zeroing in SDDMM).
-    let thread_loops: Vec<OperationRef<'c, 'c>> = bound.iter().filter(|(_, d)| *d >= 3).map(|(op, _)| *op).collect();
-    if !thread_loops.is_empty() {
-        let mut stray = None;
-        outer.walk(WalkOrder::PreOrder, |op| {
-            let name = op.name();
-            let name = name.as_string_ref().as_str().unwrap_or_default();
-            if name == "memref.store" || name == "memref.atomic_rmw" {
-                let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
-                let repeatable = name == "memref.store"
-                    && op.operand(1).is_ok_and(|m| {
-                        let memory = root_memref(m);
-                        !reads_memory(detach(op.operand(0).expect("a store has a value")), memory, 0)
-                            && thread_loops.iter().all(|l| l.has_attribute(SHUFFLE_LOOP) || !touches_memory(*l, memory))
-                    });
-                if !repeatable && !thread_loops.iter().any(|l| encloses(*l, op)) {
-                    stray = Some(op.location());
-                    return WalkResult::Interrupt;
-                }
-            }
-            WalkResult::Advance
-        });
-        if let Some(at) = stray {
-            return Err(emit_error(at, "lower-loop-bindings: this store is outside every loop bound to threads, so each thread of the block would repeat it; bind its loop to threads too"));
+    // A store outside every loop bound to a dimension the launch uses runs
+    // once per thread (or block) along it: wrong for an update (each would
+    // add again), and racy where others then add to that memory (a late
+    // thread's store would undo an earlier one's addition). Harmless, along
+    // threads only, for a value that does not come from that memory when
+    // only warp-shuffled loops along those dimensions touch it: their lanes
+    // meet before the first one writes (a non-zero's zeroing in SDDMM).
+    let mut used: Vec<usize> = bound.iter().map(|&(_, d)| d).collect();
+    used.sort_unstable();
+    used.dedup();
+    let mut stray = None;
+    outer.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if name != "memref.store" && name != "memref.atomic_rmw" {
+            return WalkResult::Advance;
         }
+        let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        let missing: Vec<usize> = used
+            .iter()
+            .copied()
+            .filter(|&d| !bound.iter().any(|&(l, dimension)| dimension == d && encloses(l, op)))
+            .collect();
+        let repeatable = || {
+            name == "memref.store"
+                && missing.iter().all(|&d| d >= 3)
+                && op.operand(1).is_ok_and(|m| {
+                    let memory = root_memref(m);
+                    !reads_memory(detach(op.operand(0).expect("a store has a value")), memory, 0)
+                        && bound
+                            .iter()
+                            .filter(|(_, d)| missing.contains(d))
+                            .all(|(l, _)| l.has_attribute(SHUFFLE_LOOP) || !touches_memory(*l, memory))
+                })
+        };
+        match missing.first() {
+            Some(&d) if !repeatable() => {
+                stray = Some((op.location(), d));
+                WalkResult::Interrupt
+            }
+            _ => WalkResult::Advance,
+        }
+    });
+    if let Some((at, dimension)) = stray {
+        let along = if dimension >= 3 { "thread of the block" } else { "block" };
+        return Err(emit_error(
+            at,
+            format!(
+                "lower-loop-bindings: this store is outside every loop bound to {0}, which the launch uses, so each {along} along {0} would repeat it; bind its loop to {0} too",
+                DIMENSIONS[dimension]
+            ),
+        ));
     }
 
     let tiles = shared_tiles(outer)?;
@@ -400,7 +421,7 @@ fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribu
             let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
-                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites"),
+                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites with arith.addf (a floating-point sum), the only update threads can share; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
         unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);

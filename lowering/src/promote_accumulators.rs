@@ -146,7 +146,7 @@ fn forward_stores(root: OperationRef<'_, '_>) {
             if disjoint(store, op) {
                 continue;
             }
-            if touches_memref_or_syncs(op, place[0]) {
+            if touches_memref_or_syncs(op, place[0]) || touches_memory(op, root_memref(place[0])) {
                 break;
             }
         }
@@ -445,9 +445,12 @@ fn accumulator_in<'c>(
         });
         let Some(load) = load else { continue };
         let mut others = false;
+        // Through any view of the same memory too.
+        let memory = root_memref(memref_value);
         op.walk(WalkOrder::PreOrder, |inner| {
             let same = |o: &OperationRef| o.to_raw().ptr == inner.to_raw().ptr;
-            if !same(&load) && !same(&store) && inner.operands().any(|v| v == memref_value) && !disjoint(store, inner) {
+            let takes_memory = inner.operands().any(|v| v.r#type().is_mem_ref() && root_memref(v) == memory);
+            if !same(&load) && !same(&store) && takes_memory && !disjoint(store, inner) {
                 others = true;
                 return WalkResult::Interrupt;
             }

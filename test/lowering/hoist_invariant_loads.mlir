@@ -100,3 +100,25 @@ func.func @vector_row(%x: memref<?xf32>, %out: memref<?xf32>, %i: index, %n: ind
   }
   return
 }
+
+// -----
+
+// The loop writes %x and reads it back through a view: the view's load
+// sees the writes and stays in the loop.
+// CHECK-LABEL: func.func @written_through_a_view
+//       CHECK: scf.for
+//       CHECK:   memref.store
+//       CHECK:   memref.load %{{.*}}[%c0] : memref<1xf32, strided<[1]>>
+func.func @written_through_a_view(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %view = memref.subview %x[0] [1] [1] : memref<?xf32> to memref<1xf32, strided<[1]>>
+  scf.for %i = %c0 to %n step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    memref.store %f, %x[%c0] : memref<?xf32>
+    %v = memref.load %view[%c0] : memref<1xf32, strided<[1]>>
+    memref.store %v, %y[%i] : memref<?xf32>
+  }
+  return
+}

@@ -4,7 +4,7 @@ func.func @store_outside_thread_loop(%out: memref<?xf32>, %n: index, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-error@+1 {{lower-loop-bindings: this store is outside every loop bound to threads, so each thread of the block would repeat it; bind its loop to threads too}}
+    // expected-error@+1 {{lower-loop-bindings: this store is outside every loop bound to threadIdx.x, which the launch uses, so each thread of the block along threadIdx.x would repeat it; bind its loop to threadIdx.x too}}
     memref.store %v, %out[%i] : memref<?xf32>
     scf.for %k = %c0 to %n step %c1 {
       memref.store %v, %out[%k] : memref<?xf32>
@@ -123,5 +123,69 @@ func.func @heap_buffer_in_kernel(%out: memref<?xf32>, %n: index, %v: f32) {
     } {bind = "threadIdx.x"}
     memref.dealloc %t : memref<?xf32>
   } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+// One loop binds its features to threadIdx.y, the accumulation to
+// threadIdx.x: every threadIdx.y thread would add again.
+func.func @update_repeated_along_another_dimension(%c: memref<?xf32>, %a: memref<?xf32>, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %k = %c0 to %n step %c1 {
+      %unused = memref.load %a[%k] : memref<?xf32>
+    } {bind = "threadIdx.y"}
+    scf.for %k = %c0 to %n step %c1 {
+      %old = memref.load %c[%k] : memref<?xf32>
+      %x = memref.load %a[%k] : memref<?xf32>
+      %new = arith.addf %old, %x : f32
+      // expected-error@+1 {{this store is outside every loop bound to threadIdx.y, which the launch uses}}
+      memref.store %new, %c[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+// A store that every block along blockIdx.y would repeat: blocks do not
+// meet, so no value makes that safe.
+func.func @store_repeated_by_blocks(%c: memref<?xf32>, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %m step %c1 {
+    // expected-error@+1 {{this store is outside every loop bound to blockIdx.y, which the launch uses, so each block along blockIdx.y would repeat it}}
+    memref.store %zero, %c[%i] : memref<?xf32>
+    scf.for %j = %c0 to %n step %c1 {
+      memref.store %zero, %c[%j] : memref<?xf32>
+    } {bind = "blockIdx.y"}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+// Rows on threadIdx.y, features on threadIdx.x, the zeroing left on no
+// thread dimension: every threadIdx.x thread zeroes the whole row while
+// others already add to it.
+func.func @zeroing_repeated_under_accumulation(%c: memref<?xf32>, %a: memref<?xf32>, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %k = %c0 to %n step %c1 {
+      // expected-error@+1 {{this store is outside every loop bound to threadIdx.x, which the launch uses}}
+      memref.store %zero, %c[%k] : memref<?xf32>
+    }
+    scf.for %k = %c0 to %n step %c1 {
+      %old = memref.load %c[%k] : memref<?xf32>
+      %x = memref.load %a[%k] : memref<?xf32>
+      %new = arith.addf %old, %x : f32
+      memref.store %new, %c[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+  } {bind = "threadIdx.y"}
   return
 }

@@ -445,3 +445,24 @@ func.func @zeroed_but_observed(%c: memref<?xf32>, %i: index) -> f32 {
   memref.store %sum, %c[%i] : memref<?xf32>
   return %sum : f32
 }
+
+// -----
+
+// The loop reads the accumulated element through a view of its memref:
+// the element stays in memory.
+// CHECK-LABEL: func.func @read_through_a_view
+//   CHECK-NOT: iter_args
+func.func @read_through_a_view(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %view = memref.subview %x[0] [1] [1] : memref<?xf32> to memref<1xf32, strided<[1]>>
+  scf.for %i = %c0 to %n step %c1 {
+    %acc = memref.load %x[%c0] : memref<?xf32>
+    %s = arith.addf %acc, %one : f32
+    memref.store %s, %x[%c0] : memref<?xf32>
+    %v = memref.load %view[%c0] : memref<1xf32, strided<[1]>>
+    memref.store %v, %y[%i] : memref<?xf32>
+  }
+  return
+}

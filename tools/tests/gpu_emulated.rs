@@ -140,7 +140,7 @@ fn racy_schedules_are_rejected() {
         (
             Op::Sddmm,
             "sparse-pos-bind{loop=sddmm.2 to=threadIdx.x atomic=true},",
-            "each thread of the block would repeat it",
+            "each thread of the block along threadIdx.x would repeat it",
         ),
         // A reduction over threads without atomics.
         (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y},", "makes threads race on its outputs"),
@@ -152,7 +152,7 @@ fn racy_schedules_are_rejected() {
             Op::Spmm,
             "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
              sparse-pos-split{loop=csrmm.1 factor=4 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},",
-            "each thread of the block would repeat it",
+            "each thread of the block along threadIdx.x would repeat it",
         ),
     ];
     for (op, schedule, reason) in cases {
