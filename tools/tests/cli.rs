@@ -394,4 +394,7 @@ fn bench_rejects_options_it_would_ignore() {
     fails_with(&with(&["--function", "f"]), "add --kernel");
     fails_with(&with(&["--save-config", "/tmp/never-written"]), "add --tune");
     fails_with(&with(&["--tune", "--device", "emulate"]), "--tune compares times");
+    fails_with(&with(&["--tolerance", "NaN"]), "--tolerance must be a number at least 0");
+    fails_with(&with(&["--tolerance=-1"]), "--tolerance must be a number at least 0");
+    fails_with(&with(&["--ell-panel-slots", "0"]), "--ell-panel-slots must be at least 1");
 }

@@ -737,6 +737,12 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.save_config.is_some() && !args.tune {
         return Err("--save-config keeps what --tune finds: add --tune".into());
     }
+    if args.tolerance.is_nan() || args.tolerance < 0.0 {
+        return Err(format!("--tolerance must be a number at least 0, got {}", args.tolerance));
+    }
+    if args.ell_panel_slots == 0 {
+        return Err("--ell-panel-slots must be at least 1".into());
+    }
     if args.tune && args.device == Device::Emulate {
         return Err("--tune compares times, and an emulated GPU's say nothing of a GPU's: use --device cuda".into());
     }
