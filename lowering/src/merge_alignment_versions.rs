@@ -63,7 +63,7 @@ fn merge_in(block: BlockRef<'_, '_>) {
         next = op.next_in_block();
         let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
         if is_version(op) {
-            if let Some(first) = pending.filter(|&first| implies(condition(op), condition(first))) {
+            if let Some(first) = pending.filter(|&first| implies(op, first)) {
                 for region in 0..2 {
                     prepend_region(first, op, region);
                 }
@@ -81,10 +81,6 @@ fn merge_in(block: BlockRef<'_, '_>) {
 
 fn is_version(op: OperationRef<'_, '_>) -> bool {
     op_name(&op) == "scf.if" && op.has_attribute(VERSION) && op.result_count() == 0 && op.region_count() == 2
-}
-
-fn condition<'c>(op: OperationRef<'c, '_>) -> Value<'c, 'c> {
-    detach(op.operand(0).expect("scf.if has a condition"))
 }
 
 /// The values `condition` is the conjunction of (through `arith.andi`).
@@ -105,9 +101,10 @@ fn conjuncts<'c>(condition: Value<'c, 'c>, found: &mut Vec<Value<'c, 'c>>) {
     }
 }
 
-/// Whether `strong` holding means `weak` holds: every conjunct of `weak`
-/// is one of `strong`'s.
-fn implies(strong: Value<'_, '_>, weak: Value<'_, '_>) -> bool {
+/// Whether version `strong`'s condition holding means `weak`'s holds:
+/// every conjunct of `weak`'s is one of `strong`'s.
+fn implies(strong: OperationRef<'_, '_>, weak: OperationRef<'_, '_>) -> bool {
+    let (Ok(strong), Ok(weak)) = (strong.operand(0), weak.operand(0)) else { return false };
     let (mut strong_terms, mut weak_terms) = (Vec::new(), Vec::new());
     conjuncts(detach(strong), &mut strong_terms);
     conjuncts(detach(weak), &mut weak_terms);

@@ -60,7 +60,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    forward_stores(root);
+    forward_stores(root, Stores::Marked);
     // Innermost loops first: an accumulator promoted out of an inner loop
     // may then be promoted out of the loop around it.
     let mut loops = Vec::new();
@@ -80,32 +80,47 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     // Promotion moved accumulations out of the loops that held them (the
     // copies of an unrolled loop around a scalar feature loop), which
     // makes them straight-line copies in turn.
-    forward_stores(root);
-    forward_plain_stores(root);
+    forward_stores(root, Stores::Marked);
+    forward_stores(root, Stores::Plain);
     for store in marked_ops(root, SHUFFLE) {
         lift_out_of_lane_guards(context, store);
     }
     Ok(())
 }
 
-/// Straight-line accumulations into one element that threads share (the
-/// copies of an unrolled loop, marked atomic or shuffle): a load of an element that an earlier store in the same
-/// block wrote, with nothing in between touching that memref or meeting
-/// other threads, takes the stored value, and a store that a later one
-/// overwrites before anything reads it goes. One load and one store of the
-/// element are left: one accumulation for the loop promotion and the
-/// atomic or shuffle lowering, instead of one per copy.
-fn forward_stores(root: OperationRef<'_, '_>) {
-    // Only marked stores: threads combine their contributions there, so the
-    // lowering needs `old + terms` with `old` loaded, which forwarding a
-    // plain store (the element's zeroing) into the chain would break.
+/// The stores `forward_stores` forwards.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stores {
+    /// Straight-line accumulations into one element that threads share
+    /// (the copies of an unrolled loop, marked atomic or shuffle). Only
+    /// marked stores take part: threads combine their contributions there,
+    /// so the lowering needs `old + terms` with `old` loaded. One load and
+    /// one store of the element are left: one accumulation for the loop
+    /// promotion and the atomic or shuffle lowering, instead of one per
+    /// copy.
+    Marked,
+    /// Plain stores (a row's zeroing): a promoted sum starts from the
+    /// stored value instead of loading it back, but not a sum that a marked
+    /// store of the element follows (the lowerings above need its load).
+    Plain,
+}
+
+/// Store forwarding in a block: a load of the element that an earlier
+/// store wrote, with nothing in between touching that memory (other than
+/// `disjoint` accesses) or meeting other threads, takes the stored value,
+/// and a store that a later one overwrites before anything reads it goes.
+/// Marked stores match loads and stores at the very same indices and are
+/// overwritten by a store with the same marker; plain ones match any
+/// access to the `same_element` and are overwritten by a plain store.
+fn forward_stores(root: OperationRef<'_, '_>, kind: Stores) {
     fn marker(op: &OperationRef) -> Option<(&'static str, String)> {
         [ATOMIC, SHUFFLE].into_iter().find_map(|name| op.attribute(name).ok().map(|value| (name, value.to_string())))
     }
     let mut stores = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && marker(&op).is_some() {
+        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && is_marked(op) == (kind == Stores::Marked)
+        {
             stores.push(op);
         }
         WalkResult::Advance
@@ -115,74 +130,21 @@ fn forward_stores(root: OperationRef<'_, '_>) {
         if erased.contains(&store.to_raw().ptr) {
             continue;
         }
+        let (Ok(stored), Ok(memref_value)) = (store.operand(0).map(detach), store.operand(1).map(detach)) else {
+            continue;
+        };
         let name = op_name(&store);
-        let load_name = if name == "memref.store" { "memref.load" } else { "vector.load" };
-        let operands: Vec<Value> = store.operands().map(detach).collect();
-        let (stored, place) = (operands[0], &operands[1..]);
         let mut next = store.next_in_block();
         while let Some(op) = next {
             next = op.next_in_block();
             let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
-            let same_place = op.operands().map(detach).collect::<Vec<_>>().ends_with(place);
-            let op_kind = op_name(&op);
-            if op_kind == load_name && same_place && op.operand_count() == place.len() {
-                let Ok(result) = op.result(0) else { break };
-                if result.r#type() != stored.r#type() {
-                    break;
-                }
-                replace_uses(result.into(), stored);
-                erase(op);
-                continue;
-            }
-            if op_kind == name && same_place && op.operand_count() == operands.len() {
-                if marker(&op) == marker(&store) {
-                    erased.push(store.to_raw().ptr);
-                    erase(store);
-                }
-                break;
-            }
-            // The other chunks' copies (an unrolled feature loop's) do not
-            // reach this element.
-            if disjoint(store, op) {
-                continue;
-            }
-            if touches_memref_or_syncs(op, place[0]) || touches_memory(op, root_memref(place[0])) {
-                break;
-            }
-        }
-    }
-}
-
-/// A plain store (a row's zeroing) whose element a later load in the same
-/// block reads, with nothing in between touching the element or meeting
-/// other threads: the load takes the stored value, so a promoted sum
-/// starts from it; and the store goes when a later plain store overwrites
-/// the element before anything reads it. Not into a load that a marked
-/// store of the element follows: the atomic and shuffle lowerings need
-/// `old + terms` with `old` loaded (see `forward_stores`).
-fn forward_plain_stores(root: OperationRef<'_, '_>) {
-    let mut stores = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && !is_marked(op) {
-            stores.push(op);
-        }
-        WalkResult::Advance
-    });
-    let mut erased = Vec::new();
-    for store in stores {
-        if erased.contains(&store.to_raw().ptr) {
-            continue;
-        }
-        let Some((memref_value, _, _)) = access(store) else { continue };
-        let Ok(stored) = store.operand(0).map(detach) else { continue };
-        let mut next = store.next_in_block();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
-            if same_element(store, op) {
-                let kind = op_name(&op);
-                if kind.ends_with(".load") && !marked_store_follows(op) {
+            let same = match kind {
+                Stores::Marked => same_operands(store, op),
+                Stores::Plain => same_element(store, op),
+            };
+            if same {
+                let is_load = op_name(&op).ends_with(".load");
+                if is_load && (kind == Stores::Marked || !marked_store_follows(op)) {
                     if let Ok(result) = op.result(0) {
                         if result.r#type() == stored.r#type() {
                             replace_uses(result.into(), stored);
@@ -190,12 +152,20 @@ fn forward_plain_stores(root: OperationRef<'_, '_>) {
                             continue;
                         }
                     }
-                } else if kind == op_name(&store) && !is_marked(op) {
-                    erased.push(store.to_raw().ptr);
-                    erase(store);
+                } else if !is_load && op_name(&op) == name {
+                    let overwrites = match kind {
+                        Stores::Marked => marker(&op) == marker(&store),
+                        Stores::Plain => !is_marked(op),
+                    };
+                    if overwrites {
+                        erased.push(store.to_raw().ptr);
+                        erase(store);
+                    }
                 }
                 break;
             }
+            // The other chunks' copies (an unrolled feature loop's) do not
+            // reach this element.
             if disjoint(store, op) {
                 continue;
             }
@@ -205,6 +175,18 @@ fn forward_plain_stores(root: OperationRef<'_, '_>) {
             }
         }
     }
+}
+
+/// Whether `op` is the load matching `store` (`memref.load` for
+/// `memref.store`, `vector.load` for `vector.store`) or a store of its kind,
+/// at the very same memref and indices.
+fn same_operands(store: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let name = op_name(&store);
+    let load_name = if name == "memref.store" { "memref.load" } else { "vector.load" };
+    let place: Vec<Value> = store.operands().skip(1).map(detach).collect();
+    let kind = op_name(&op);
+    let operands: Vec<Value> = op.operands().map(detach).collect();
+    (kind == load_name && operands == place) || (kind == name && operands.get(1..) == Some(&place[..]))
 }
 
 fn is_marked(op: OperationRef<'_, '_>) -> bool {
@@ -487,30 +469,28 @@ fn access<'c>(op: OperationRef<'c, '_>) -> Option<(Value<'c, 'c>, Vec<Value<'c, 
 /// elements the lower one covers. Then several accumulators in a loop
 /// (the chunks of an unrolled feature loop) each move to a register.
 fn disjoint(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
-    let (Some((memref_a, indices_a, width_a)), Some((memref_b, indices_b, width_b))) = (access(a), access(b)) else {
-        return false;
-    };
-    let (Some((last_a, outer_a)), Some((last_b, outer_b))) = (indices_a.split_last(), indices_b.split_last()) else {
-        return false;
-    };
-    if memref_a != memref_b || outer_a != outer_b {
-        return false;
-    }
-    let ((terms_a, start_a), (terms_b, start_b)) = (offset_form(*last_a), offset_form(*last_b));
-    terms_a == terms_b
-        && (start_a.checked_add(width_a).is_some_and(|end| end <= start_b)
-            || start_b.checked_add(width_b).is_some_and(|end| end <= start_a))
+    last_index_ranges(a, b).is_some_and(|[(terms_a, start_a, width_a), (terms_b, start_b, width_b)]| {
+        terms_a == terms_b
+            && (start_a.checked_add(width_a).is_some_and(|end| end <= start_b)
+                || start_b.checked_add(width_b).is_some_and(|end| end <= start_a))
+    })
 }
 
 /// Whether two accesses read or write exactly the same elements.
 fn same_element(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
-    let (Some((memref_a, indices_a, width_a)), Some((memref_b, indices_b, width_b))) = (access(a), access(b)) else {
-        return false;
-    };
-    let (Some((last_a, outer_a)), Some((last_b, outer_b))) = (indices_a.split_last(), indices_b.split_last()) else {
-        return false;
-    };
-    memref_a == memref_b && outer_a == outer_b && width_a == width_b && offset_form(*last_a) == offset_form(*last_b)
+    last_index_ranges(a, b).is_some_and(|[first, second]| first == second)
+}
+
+/// For two accesses to one memref at the same indices but the last: each
+/// one's last index as `offset_form` terms and start, and its width.
+fn last_index_ranges(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> Option<[(Vec<usize>, i64, i64); 2]> {
+    let ((memref_a, indices_a, width_a), (memref_b, indices_b, width_b)) = (access(a)?, access(b)?);
+    let ((last_a, outer_a), (last_b, outer_b)) = (indices_a.split_last()?, indices_b.split_last()?);
+    if memref_a != memref_b || outer_a != outer_b {
+        return None;
+    }
+    let ((terms_a, start_a), (terms_b, start_b)) = (offset_form(*last_a), offset_form(*last_b));
+    Some([(terms_a, start_a, width_a), (terms_b, start_b, width_b)])
 }
 
 /// Replaces the result-less `guard` by an `scf.if` with one result that
