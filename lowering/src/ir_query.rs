@@ -289,22 +289,25 @@ pub fn outermost<'c, 'a>(
     found
 }
 
-/// For `memref.store (memref.load m[i] + v), m[i]` (an `arith.addf`, in
-/// either order): the load and `v`.
+/// For `store (load m[i] + v), m[i]` (an `arith.addf` or `arith.addi`, in
+/// either order; `memref` ops, or `sparse_pos` ones at stage II): the load
+/// and `v`. The additions threads can share, atomically or by shuffles.
 pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    if op_name(&store) != "memref.store" {
-        return None;
-    }
+    let load_name = match op_name(&store).as_str() {
+        "memref.store" => "memref.load",
+        "sparse_pos.store" => "sparse_pos.load",
+        _ => return None,
+    };
     let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
     let place = &operands[1..];
     let sum = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
-    if op_name(&sum) != "arith.addf" {
+    if !matches!(op_name(&sum).as_str(), "arith.addf" | "arith.addi") {
         return None;
     }
     let load_here = |v: Value<'c, 'c>| {
         let load = melior::ir::operation::OperationResult::try_from(v).ok()?.owner();
         let load: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(load.to_raw()) };
-        (op_name(&load) == "memref.load" && load.operands().map(crate::axis::detach).collect::<Vec<_>>() == place)
+        (op_name(&load) == load_name && load.operands().map(crate::axis::detach).collect::<Vec<_>>() == place)
             .then_some(load)
     };
     let (a, b) = (crate::axis::detach(sum.operand(0).ok()?), crate::axis::detach(sum.operand(1).ok()?));

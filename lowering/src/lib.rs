@@ -23,6 +23,7 @@ pub mod lower_subgroup_reductions;
 pub mod merge_alignment_versions;
 pub mod pass_registry;
 pub mod pipelines;
+pub mod place_device_memory;
 pub mod promote_accumulators;
 pub mod serialize_launches;
 pub mod sparse_fuse;
@@ -72,6 +73,7 @@ pub static PASSES: &[PassDef] = &[
     lower_shuffle_accumulations::PASS,
     lower_subgroup_reductions::PASS,
     fuse_launches::PASS,
+    place_device_memory::PASS,
     contract_float_ops::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,

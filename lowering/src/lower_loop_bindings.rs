@@ -421,7 +421,7 @@ fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribu
             let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
-                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites with arith.addf (a floating-point sum), the only update threads can share; leave this loop sequential (bind a spatial loop outside it instead)"),
+                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites (arith.addf or arith.addi), the only update threads can share; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
         unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);

@@ -67,7 +67,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 };
 
 /// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
-/// become kernels (constants sunk into them first, so that a kernel sees
+/// become kernels, the host's buffers GPU memory (constants sunk into them first, so that a kernel sees
 /// its split factors and strides as constants, not parameters), compiled
 /// to PTX in-process for `chip`; the host side is
 /// lowered to the LLVM dialect with C wrappers, its launches calling the
@@ -75,7 +75,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-stage2-to-gpu",
     description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "sptir-stage2-to-launches,gpu-launch-sink-index-computations,gpu-kernel-outlining,\
+    elements: "sptir-stage2-to-launches,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
                gpu.module(lower-subgroup-reductions,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
                gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\

@@ -3,12 +3,13 @@
 //! blocks (a reduction one with atomic writes); inside it, the innermost
 //! spatial loops whose bounds do not depend on the block become the
 //! threads of a block (threadIdx.x, unless some loop of the nest already
-//! is). Loops already bound are left alone, so this completes a partial
-//! hand schedule. Correct for any
+//! is). A reduction loop whose updates are not sums stays sequential and
+//! the loops inside it are scheduled instead. Loops already bound are left
+//! alone, so this completes a partial hand schedule. Correct for any
 //! stage II program; fast only where the threads have work (the feature
 //! loop of SpMM); hand schedules do better.
 
-use crate::ir_query::{constant_index, constant_of, defined_outside, outermost};
+use crate::ir_query::{accumulation, constant_index, constant_of, defined_outside, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
@@ -114,10 +115,36 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
     outside
 }
 
+/// Whether every store under `top` adds to the element it overwrites
+/// (`m[i] = m[i] + v`, floats or integers): the only updates that blocks
+/// running a reduction loop's positions at once can make atomically.
+fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
+    let mut only = true;
+    top.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("sparse_pos.store") && accumulation(op).is_none() {
+            only = false;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    only
+}
+
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let context_ref = root.context();
+    for top in outermost(root, is_loop) {
+        schedule(top);
+    }
+    Ok(())
+}
+
+/// Binds the nest under `top`: `top` to the blocks and uniform innermost
+/// spatial loops to the threads. A reduction loop whose updates blocks
+/// cannot share (a maximum, a product, an overwrite) stays sequential, on
+/// the host, and the loops in it are scheduled instead, a launch per
+/// position.
+fn schedule(mut top: OperationRef<'_, '_>) {
+    let context_ref = top.context();
     let context = unsafe { context_ref.to_ref() };
-    let outermost_loops = outermost(root, is_loop);
     let bind = |op: OperationRef<'_, '_>, to: &str, atomic: bool| {
         let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
         op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
@@ -125,47 +152,52 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             op.set_discardable_attribute("atomic", Attribute::unit(context));
         }
     };
-    for mut top in outermost_loops {
-        // A loop of one position (an ELL bucket's placeholder root) makes a
-        // grid of one block: the loop it wraps is the real grid.
-        while !top.has_attribute("bind") && is_single(top) {
-            match only_loop_in(top) {
-                Some(inner) => top = inner,
-                None => break,
-            }
-        }
-        if !top.has_attribute("bind") {
-            bind(top, "blockIdx.x", loop_kind(top) == LoopKind::Reduction);
-        }
-        if binds(top, "threadIdx.x") {
-            continue;
-        }
-        let mut threads = Vec::new();
-        top.walk(WalkOrder::PreOrder, |op| {
-            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-            let candidate = is_loop(&op)
-                && op.to_raw().ptr != top.to_raw().ptr
-                && !op.has_attribute("bind")
-                && loop_kind(op) == LoopKind::Spatial
-                && !contains_loop(op)
-                && op.operands().all(|bound| outside(bound, top));
-            if candidate {
-                threads.push(op);
-            }
-            WalkResult::Advance
-        });
-        // One launch has one block size: only loops with the bounds of the
-        // first candidate share the threads. And every store must then sit
-        // in one of them, or each thread of the block would repeat it.
-        let Some(first) = threads.first().copied() else { continue };
-        let bounds: Vec<Value> = first.operands().collect();
-        threads.retain(|op| op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b)));
-        if stores_outside(top, &threads) {
-            continue;
-        }
-        for op in threads {
-            bind(op, "threadIdx.x", false);
+    // A loop of one position (an ELL bucket's placeholder root) makes a
+    // grid of one block: the loop it wraps is the real grid.
+    while !top.has_attribute("bind") && is_single(top) {
+        match only_loop_in(top) {
+            Some(inner) => top = inner,
+            None => break,
         }
     }
-    Ok(())
+    if !top.has_attribute("bind") {
+        let reduction = loop_kind(top) == LoopKind::Reduction;
+        if reduction && !accumulates_only(top) {
+            let outer = top.to_raw().ptr;
+            for inner in outermost(top, |op| is_loop(op) && op.to_raw().ptr != outer) {
+                schedule(inner);
+            }
+            return;
+        }
+        bind(top, "blockIdx.x", reduction);
+    }
+    if binds(top, "threadIdx.x") {
+        return;
+    }
+    let mut threads = Vec::new();
+    top.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let candidate = is_loop(&op)
+            && op.to_raw().ptr != top.to_raw().ptr
+            && !op.has_attribute("bind")
+            && loop_kind(op) == LoopKind::Spatial
+            && !contains_loop(op)
+            && op.operands().all(|bound| outside(bound, top));
+        if candidate {
+            threads.push(op);
+        }
+        WalkResult::Advance
+    });
+    // One launch has one block size: only loops with the bounds of the
+    // first candidate share the threads. And every store must then sit
+    // in one of them, or each thread of the block would repeat it.
+    let Some(first) = threads.first().copied() else { return };
+    let bounds: Vec<Value> = first.operands().collect();
+    threads.retain(|op| op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b)));
+    if stores_outside(top, &threads) {
+        return;
+    }
+    for op in threads {
+        bind(op, "threadIdx.x", false);
+    }
 }

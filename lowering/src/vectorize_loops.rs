@@ -381,7 +381,11 @@ impl<'c> Vectorizer<'c> {
                 );
                 let indices: Vec<Value<'c, 'c>> = operands[2..].iter().map(|&v| self.uniform(v).unwrap_or(v)).collect();
                 let old = builder.value(melior::dialect::memref::load(operands[1], &indices, location));
-                let new = builder.value(arith::addf(old, sum, location));
+                let new = if crate::ir_builder::is_float(element) {
+                    builder.value(arith::addf(old, sum, location))
+                } else {
+                    builder.value(arith::addi(old, sum, location))
+                };
                 let store = builder.insert_clone(op);
                 let mut store_mut = unsafe { OperationRefMut::from_raw(store.to_raw()) };
                 store_mut.set_operands(&[&[new, operands[1]], &indices[..]].concat());

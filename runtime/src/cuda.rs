@@ -223,7 +223,33 @@ extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
     }
 }
 
-const SYMBOLS: [(&str, *mut c_void); 7] = [
+/// GPU memory the host code allocates for its kernels (a buffer of the
+/// program's own); empty requests get no memory, as no kernel reads it.
+extern "C" fn mgpu_mem_alloc(bytes: u64, _stream: *mut c_void, _host_shared: i8) -> *mut c_void {
+    if bytes == 0 || failed() {
+        return std::ptr::null_mut();
+    }
+    match unsafe { result::malloc_sync(bytes as usize) } {
+        Ok(address) => address as *mut c_void,
+        Err(error) => {
+            record_error(&format!("allocating {bytes} bytes of GPU memory"), error);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+extern "C" fn mgpu_mem_free(address: *mut c_void, stream: *mut c_void) {
+    if address.is_null() {
+        return;
+    }
+    // The kernels that use it may still run on `stream`.
+    mgpu_stream_synchronize(stream);
+    if let Err(error) = unsafe { result::free_sync(address as sys::CUdeviceptr) } {
+        record_error("freeing GPU memory", error);
+    }
+}
+
+const SYMBOLS: [(&str, *mut c_void); 9] = [
     ("mgpuModuleLoadJIT", mgpu_module_load_jit as *mut c_void),
     ("mgpuModuleUnload", mgpu_module_unload as *mut c_void),
     ("mgpuModuleGetFunction", mgpu_module_get_function as *mut c_void),
@@ -231,10 +257,12 @@ const SYMBOLS: [(&str, *mut c_void); 7] = [
     ("mgpuStreamDestroy", mgpu_stream_destroy as *mut c_void),
     ("mgpuLaunchKernel", mgpu_launch_kernel as *mut c_void),
     ("mgpuStreamSynchronize", mgpu_stream_synchronize as *mut c_void),
+    ("mgpuMemAlloc", mgpu_mem_alloc as *mut c_void),
+    ("mgpuMemFree", mgpu_mem_free as *mut c_void),
 ];
 
 /// The `mgpu*` functions a GPU module's host code calls, for the JIT.
-pub fn runtime_symbols() -> [(&'static str, *mut c_void); 7] {
+pub fn runtime_symbols() -> [(&'static str, *mut c_void); 9] {
     SYMBOLS
 }
 

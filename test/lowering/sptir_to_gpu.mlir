@@ -7,6 +7,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-split{loop=csrmm.2.i factor=4},sparse-pos-vectorize{loop=csrmm.2.i.i},sparse-pos-bind{loop=csrmm.2.i.o to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-split{loop=csrmm.init.1.i factor=4},sparse-pos-vectorize{loop=csrmm.init.1.i.i},sparse-pos-bind{loop=csrmm.init.1.i.o to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.0 factor=8},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SUNK
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHARED
 // RUN: sptir-opt %examples/sddmm_fused.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=16},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHUFFLE
+// RUN: sptir-opt %S/sparse_pos_auto_bind.mlir --split-input-file --pass-pipeline='builtin.module(sptir-to-gpu)' | FileCheck %s --check-prefix=DEFAULT
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -59,3 +60,15 @@
 // SHUFFLE: .visible .entry sddmm_fused_kernel(
 // SHUFFLE-SAME: shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 8, 4127,{{.*}}shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 4, 4127,{{.*}}shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 2, 4127,{{.*}}shfl.sync.bfly.b32 {{[^,]*}}, {{[^,]*}}, 1, 4127,{{.*}}bar.warp.sync
 // SHUFFLE-NOT: atom.
+
+// The default schedule on reductions other than float sums: integer sums
+// add atomically; a maximum stays a sequential host loop around a launch.
+// DEFAULT-LABEL: llvm.func @int_column_sums
+//       DEFAULT: gpu.binary @int_column_sums_kernel_0
+//  DEFAULT-SAME: atom.global.add.u32
+// DEFAULT-LABEL: llvm.func @column_maxima
+//       DEFAULT: llvm.br
+//       DEFAULT: gpu.launch_func @column_maxima_kernel_0::@column_maxima_kernel
+//       DEFAULT: llvm.br
+//       DEFAULT: gpu.binary @column_maxima_kernel_0
+//  DEFAULT-SAME: max.NaN.f32

@@ -367,3 +367,28 @@ fn shared_memory_row_spmm() {
         }
     }
 }
+
+#[test]
+fn default_schedule_on_a_maximum() {
+    use sptir_runtime::{cpu::KernelArg, random_dense};
+    for (m, n) in [(1, 1), (37, 23), (64, 1), (5, 200)] {
+        let context = create_context();
+        let mut module =
+            sptir_dialects::parse_module(&context, include_str!("inputs/column_maxima.mlir"), "column_maxima.mlir")
+                .unwrap();
+        let pipeline = format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})");
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        let x = random_dense(n * m, (m * 1000 + n) as u64);
+        let mut y = vec![f32::NAN; m];
+        kernel
+            .run(
+                "colmax",
+                &mut [KernelArg::Values(&x), KernelArg::Output(&mut y), KernelArg::Index(m), KernelArg::Index(n)],
+            )
+            .unwrap();
+        let expected: Vec<f32> =
+            (0..m).map(|i| (0..n).map(|j| x[j * m + i]).fold(f32::NEG_INFINITY, f32::max)).collect();
+        assert_eq!(y, expected, "colmax {m} x {n}");
+    }
+}

@@ -1,0 +1,182 @@
+//! `place-device-memory`: the host side of a GPU program keeps no memory of
+//! its own. Once loops are launches (`lower-loop-bindings`), what is left
+//! outside the `gpu.launch`es runs on the host, where the function's
+//! memrefs are addresses in GPU memory. A buffer the host allocates for
+//! the kernels (a global `sparse_iter.alloc_buffer`, `memref.alloc`)
+//! becomes `gpu.alloc` and its `memref.dealloc` `gpu.dealloc`, each waited
+//! for. An op that would read or write memory on the host (a store the
+//! schedule left outside every bound loop, a loop bound read from the
+//! structure arrays) is an error naming it: the host cannot dereference
+//! GPU addresses.
+
+use crate::{
+    ir_builder::{erase, replace_uses, Builder},
+    ir_query::op_name,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::ods::gpu,
+    ir::{
+        attribute::DenseI32ArrayAttribute,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::MemRefType,
+        Type, Value, ValueLike,
+    },
+    Context,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "PlaceDeviceMemory",
+    argument: "place-device-memory",
+    description:
+        "Allocate the host's buffers in GPU memory (gpu.alloc) and refuse host code that reads or writes memory",
+    options: &[],
+    dependent_dialects: "gpu",
+    run,
+};
+
+/// Host ops that take a memref without touching its elements: they
+/// allocate, free, describe or re-view it, or hand it on.
+const ADDRESS_ONLY: &[&str] = &[
+    "memref.alloc",
+    "memref.dealloc",
+    "memref.dim",
+    "memref.rank",
+    "memref.cast",
+    "memref.subview",
+    "memref.view",
+    "memref.reinterpret_cast",
+    "memref.extract_strided_metadata",
+    "memref.extract_aligned_pointer_as_index",
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+    "func.return",
+    "func.call",
+    "gpu.launch_func",
+];
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut allocs = Vec::new();
+    let mut deallocs = Vec::new();
+    let mut touching = None;
+    root.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(&op);
+        // Kernels (inline or outlined) run on the device.
+        if matches!(name.as_str(), "gpu.launch" | "gpu.module" | "gpu.func") {
+            return WalkResult::Skip;
+        }
+        let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match name.as_str() {
+            "memref.alloc" => allocs.push(op),
+            "memref.dealloc" => deallocs.push(op),
+            _ if !ADDRESS_ONLY.contains(&name.as_str())
+                && op.operands().any(|v| MemRefType::try_from(v.r#type()).is_ok()) =>
+            {
+                touching = Some(op);
+                return WalkResult::Interrupt;
+            }
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    if let Some(op) = touching {
+        return Err(emit_error(
+            op.location(),
+            format!(
+                "place-device-memory: '{}' would read or write GPU memory on the host, which only launches kernels; \
+                 bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel",
+                op_name(&op)
+            ),
+        ));
+    }
+    for alloc in allocs {
+        allocate(context, alloc)?;
+    }
+    for dealloc in deallocs {
+        free(context, dealloc)?;
+    }
+    Ok(())
+}
+
+fn token_type(context: &Context) -> Type<'_> {
+    Type::parse(context, "!gpu.async.token").expect("the gpu dialect is loaded")
+}
+
+/// `gpu.wait async`: a token for the ops that follow to depend on (the
+/// GPU-to-LLVM lowering wants allocations and frees to be asynchronous).
+fn start<'c>(context: &'c Context, builder: &Builder<'c>) -> Value<'c, 'c> {
+    builder.value(
+        gpu::WaitOperation::builder(context, builder.location)
+            .async_token(token_type(context))
+            .async_dependencies(&[])
+            .build(),
+    )
+}
+
+/// `gpu.wait [token]`: the host waits until the op behind `token` is done.
+fn wait<'c>(context: &'c Context, builder: &Builder<'c>, token: Value<'c, 'c>) {
+    builder.insert(gpu::WaitOperation::builder(context, builder.location).async_dependencies(&[token]).build());
+}
+
+fn allocate<'c>(context: &'c Context, alloc: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = alloc.location();
+    let builder = Builder::before(context, alloc)
+        .ok_or_else(|| emit_error(location, "place-device-memory: op is not in a block"))?
+        .at(location);
+    let memref = alloc.result(0).map_err(|_| emit_error(location, "place-device-memory: malformed memref.alloc"))?;
+    let sizes: Vec<Value<'c, 'c>> = alloc.operands().collect();
+    let symbols = alloc
+        .attribute("operandSegmentSizes")
+        .ok()
+        .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
+        .and_then(|a| a.element(1).ok())
+        .unwrap_or(0);
+    if symbols != 0 {
+        return Err(emit_error(location, "place-device-memory: an allocation with symbol operands is not supported"));
+    }
+    let token = start(context, &builder);
+    let device = builder.insert(
+        gpu::AllocOperation::builder(context, location)
+            .memref(memref.r#type())
+            .async_token(token_type(context))
+            .async_dependencies(&[token])
+            .dynamic_sizes(&sizes)
+            .symbol_operands(&[])
+            .build(),
+    );
+    unsafe { OperationRefMut::from_raw(device.to_raw()) }.set_inherent_attribute(
+        "operandSegmentSizes",
+        DenseI32ArrayAttribute::new(context, &[1, sizes.len() as i32, 0]).into(),
+    );
+    let result =
+        |n| device.result(n).map(|r| r.into()).map_err(|_| emit_error(location, "place-device-memory: internal"));
+    let (device_memref, done): (Value, Value) = (result(0)?, result(1)?);
+    wait(context, &builder, done);
+    replace_uses(memref.into(), device_memref);
+    erase(alloc);
+    Ok(())
+}
+
+fn free<'c>(context: &'c Context, dealloc: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = dealloc.location();
+    let builder = Builder::before(context, dealloc)
+        .ok_or_else(|| emit_error(location, "place-device-memory: op is not in a block"))?
+        .at(location);
+    let memref =
+        dealloc.operand(0).map_err(|_| emit_error(location, "place-device-memory: malformed memref.dealloc"))?;
+    let token = start(context, &builder);
+    let done = builder.value(
+        gpu::DeallocOperation::builder(context, location)
+            .async_token(token_type(context))
+            .async_dependencies(&[token])
+            .memref(memref)
+            .build(),
+    );
+    wait(context, &builder, done);
+    erase(dealloc);
+    Ok(())
+}

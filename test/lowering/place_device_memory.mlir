@@ -1,0 +1,70 @@
+// RUN: sptir-opt %s --split-input-file --pass-pipeline='builtin.module(place-device-memory)' --verify-diagnostics | FileCheck %s
+
+// A buffer the host allocates for its kernels lives in GPU memory; the
+// host waits for the allocation and the free.
+// CHECK-LABEL: func.func @buffer_between_launches
+//       CHECK:   %[[T0:.*]] = gpu.wait async
+//       CHECK:   %[[M:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%{{.*}}) : memref<?xf32>
+//       CHECK:   gpu.wait [%[[T1]]]
+//   CHECK-NOT:   memref.alloc
+//       CHECK:   gpu.launch
+//       CHECK:     memref.store %{{.*}}, %[[M]]
+//       CHECK:   gpu.launch
+//       CHECK:     memref.load %[[M]]
+//       CHECK:   %[[T2:.*]] = gpu.wait async
+//       CHECK:   %[[T3:.*]] = gpu.dealloc async [%[[T2]]] %[[M]] : memref<?xf32>
+//       CHECK:   gpu.wait [%[[T3]]]
+//   CHECK-NOT:   memref.dealloc
+func.func @buffer_between_launches(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc(%n) : memref<?xf32>
+  gpu.launch blocks(%b, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%b] : memref<?xf32>
+    memref.store %v, %t[%b] : memref<?xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%b, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %t[%b] : memref<?xf32>
+    memref.store %v, %y[%b] : memref<?xf32>
+    gpu.terminator
+  }
+  memref.dealloc %t : memref<?xf32>
+  return
+}
+
+// -----
+
+// Sizes, views and launches are the host's to compute; the elements are
+// not.
+func.func @store_on_the_host(%y: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %size = memref.dim %y, %c0 : memref<?xf32>
+  // expected-error@+1 {{place-device-memory: 'memref.store' would read or write GPU memory on the host, which only launches kernels; bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel}}
+  memref.store %zero, %y[%c0] : memref<?xf32>
+  gpu.launch blocks(%b, %by, %bz) in (%gx = %size, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %y[%b] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A launch size read from the structure arrays would be read on the host.
+func.func @bound_read_on_the_host(%indptr: memref<?xi32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c1 step %c1 {
+    // expected-error@+1 {{'memref.load' would read or write GPU memory on the host}}
+    %end = memref.load %indptr[%c1] : memref<?xi32>
+    %n = arith.index_cast %end : i32 to index
+    gpu.launch blocks(%b, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      memref.store %zero, %y[%b] : memref<?xf32>
+      gpu.terminator
+    }
+  }
+  return
+}
