@@ -18,6 +18,7 @@ use crate::{
     buffer::BufferDef,
     format_rules::{emit_rules, BuiltinRule},
     ir_builder::{erase, if_else, move_until_terminator, replace_uses, zero_attribute, Builder},
+    ir_query::encloses,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
@@ -78,7 +79,6 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         builtin(context, root, label, &rule)?;
     }
     let mut rules: Vec<Rule> = Vec::new();
-    let mut iterations = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         if op.name().as_string_ref().as_str() == Ok("sparse_iter.format_rewrite") {
@@ -88,11 +88,25 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             {
                 rules.push(Rule { op, source, target, map, inverse });
             }
-        } else if is_iteration(&op) {
-            iterations.push(op);
-            return WalkResult::Skip;
         }
         WalkResult::Advance
+    });
+    // The outermost iterations that read a decomposed buffer, except one
+    // that holds the rule itself: the rule is for an iteration nested in it.
+    let mut iterations = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if !is_iteration(&op) {
+            return WalkResult::Advance;
+        }
+        let reads = rules.iter().filter(|rule| accesses(op, rule.source));
+        if reads.clone().any(|rule| encloses(op, rule.op)) {
+            return WalkResult::Advance;
+        }
+        if reads.count() > 0 {
+            iterations.push(op);
+        }
+        WalkResult::Skip
     });
     let mut copied: HashMap<usize, bool> = HashMap::new();
     for iteration in iterations {

@@ -2,6 +2,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=ell:8 iteration=csrmm})' | FileCheck %s --check-prefix=ELL
 // RUN: sptir-opt %examples/sddmm.mlir -p 'builtin.module(decompose-format{rule=hyb:2:1,4 iteration=sddmm})' | FileCheck %s --check-prefix=HYB
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=hyb:1:1,4 iteration=csrmm})' | FileCheck %s --check-prefix=HYBSPMM
+// RUN: sptir-opt %S/Inputs/nested_spmm.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=inner})' | FileCheck %s --check-prefix=NESTED
 
 // BSR(4): block indptr/indices, block values, then block rows, block
 // columns and stored blocks are appended to the function.
@@ -31,3 +32,10 @@
 // HYB-COUNT-4: sparse_iter.iterate "sddmm.{{[0-3]}}" {{.*}} "SSSR"
 
 // HYBSPMM-COUNT-2: sparse_iter.iterate "csrmm.{{[01]}}" {{.*}} "SRRS"
+
+// An iteration nested in another is decomposed where it is.
+// NESTED: sparse_iter.iterate "reps"
+// NESTED:   sparse_iter.iterate "copy0" {{.*}} "SS" attributes {preprocess}
+// NESTED:   sparse_iter.iterate "inner.init"
+// NESTED:   sparse_iter.iterate "inner.0" {{.*}} "SRS"
+// NESTED-NOT: format_rewrite

@@ -1,6 +1,7 @@
 // RUN: sptir-opt %s --verify-diagnostics -p 'builtin.module(decompose-format{rule=coo iteration=it})'
 // RUN: sptir-opt %S/Inputs/bad_block.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:0 iteration=it})'
 // RUN: sptir-opt %S/Inputs/not_csr.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
+// RUN: sptir-opt %S/Inputs/nested_partial_spmm.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=ell:4 iteration=inner})'
 
 // expected-error@+1 {{decompose-format: unknown rule 'coo'; expected bsr:B, ell:K or hyb:C:W0,W1,...}}
 module {
