@@ -8,6 +8,7 @@ use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOpti
 use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute,
+    RegionLike,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
 };
 
@@ -52,6 +53,17 @@ fn fuse(op: OperationRef<'_, '_>, loops: &[usize]) -> Result<(), PassFailed> {
                 format!("sparse-fuse: axis #{index} is not the child of axis #{}, so the loops do not form one space of non-zeros", index - 1),
             ));
         }
+    }
+    // The init region runs once per element of the spatial axes outside
+    // the reductions, which a loop over both kinds no longer has.
+    let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
+    let kinds = &info.kinds[fused.clone()];
+    if has_init && kinds.contains(&b'S') && kinds.contains(&b'R') {
+        let spatial = fused.clone().find(|&a| info.kinds[a] == b'S').unwrap_or(fused.start);
+        return Err(emit_error(
+            location,
+            format!("sparse-fuse: the init region runs per element of spatial axis #{spatial}, which these loops would fuse with a reduction axis; write the initialization as its own iteration"),
+        ));
     }
     let mut sizes: Vec<i64> = Vec::new();
     for (position, group) in groups.iter().enumerate() {
