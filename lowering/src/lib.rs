@@ -16,6 +16,7 @@ pub mod ir_builder;
 pub mod ir_query;
 pub mod lower_atomic_accumulations;
 pub mod lower_loop_bindings;
+pub mod lower_math_to_nvvm;
 pub mod lower_shuffle_accumulations;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
@@ -42,6 +43,7 @@ pub mod specialize_arguments;
 pub mod synchronize_thread_loops;
 pub mod unroll_loops;
 pub mod vectorize_loops;
+pub mod verify_llvm_lowering;
 
 use pass_registry::PassDef;
 use std::sync::Once;
@@ -72,11 +74,13 @@ pub static PASSES: &[PassDef] = &[
     lower_atomic_accumulations::PASS,
     lower_shuffle_accumulations::PASS,
     lower_subgroup_reductions::PASS,
+    lower_math_to_nvvm::PASS,
     fuse_launches::PASS,
     place_device_memory::PASS,
     contract_float_ops::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,
+    verify_llvm_lowering::PASS,
 ];
 
 static REGISTERED: Once = Once::new();

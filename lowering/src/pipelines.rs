@@ -25,13 +25,16 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
 };
 
 /// Stage III -> LLVM dialect, with C wrappers (`_mlir_ciface_*`) so the
-/// JIT can call functions with memref descriptors.
+/// JIT can call functions with memref descriptors. Complex numbers become
+/// pairs of floats, math on f16/bf16 runs in f32, math functions become
+/// LLVM intrinsics or libm calls; whatever is left is an error.
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "func.func(llvm-request-c-wrappers),convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,\
-               finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
-               convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
+    elements: "convert-complex-to-standard,math-extend-to-supported-types,func.func(llvm-request-c-wrappers),\
+               convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,\
+               convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
+               convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "",
 };
 
@@ -67,9 +70,10 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 };
 
 /// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
-/// become kernels, the host's buffers GPU memory (constants sunk into them first, so that a kernel sees
-/// its split factors and strides as constants, not parameters), compiled
-/// to PTX in-process for `chip`; the host side is
+/// become kernels, the host's buffers GPU memory (constants sunk into them
+/// first, so that a kernel sees its split factors and strides as
+/// constants, not parameters), compiled to PTX in-process for `chip`, math
+/// functions as NVPTX instructions (no libdevice); the host side is
 /// lowered to the LLVM dialect with C wrappers, its launches calling the
 /// `mgpu*` runtime functions.
 pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
@@ -77,10 +81,12 @@ pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
     description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
     elements: "sptir-stage2-to-launches,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
-               gpu.module(lower-subgroup-reductions,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts),\
+               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,math-expand-ops,lower-math-to-nvvm,\
+               lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
+               reconcile-unrealized-casts,verify-llvm-lowering),\
                gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
-               convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts",
+               convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "chip=sm_90",
 };
 

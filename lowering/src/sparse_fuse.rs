@@ -8,8 +8,8 @@ use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOpti
 use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute,
-    RegionLike,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
+    RegionLike,
 };
 
 pub const PASS: PassDef = PassDef {

@@ -2,6 +2,8 @@
 //! `sptir-to-gpu` and run on the device, verified against the float64
 //! references. Skipped, saying so, where there is no CUDA driver or GPU.
 
+mod inputs;
+
 use sptir_runtime::{cuda, graphs::locate_or_skip, load_matrix, randomize_values, relative_error, Csr, RmatSpec};
 use sptir_tools::{
     compile::run_pipeline,
@@ -97,7 +99,7 @@ fn warp_shuffled_sddmm_verifies_on_the_gpu() {
 /// Programs beyond the built-in kernels under the default schedule: a
 /// maximum (a sequential host loop around launches) and a buffer of the
 /// program's own that one launch writes and the next reads (GPU memory
-/// the host code allocates).
+/// the host code allocates), and math functions (NVPTX instructions).
 #[test]
 fn default_schedule_programs_verify_on_the_gpu() {
     use sptir_runtime::{cpu::KernelArg, random_dense};
@@ -111,16 +113,15 @@ fn default_schedule_programs_verify_on_the_gpu() {
         run_pipeline(&context, &mut module, "builtin.module(sptir-to-gpu)").unwrap();
         cuda::GpuKernel::compile(&module, 3).unwrap()
     };
-    let maxima = compile("column_maxima.mlir", include_str!("inputs/column_maxima.mlir"));
-    let staged = compile("staged_buffer.mlir", include_str!("inputs/staged_buffer.mlir"));
+    let maxima = compile("column_maxima.mlir", inputs::COLUMN_MAXIMA);
+    let staged = compile("staged_buffer.mlir", inputs::STAGED_BUFFER);
+    let math = compile("math_functions.mlir", inputs::MATH_FUNCTIONS);
     for (m, n) in [(1, 1), (37, 23), (1000, 3), (5, 200)] {
         let x = random_dense(n * m, (m * 1000 + n) as u64);
         let mut y = vec![f32::NAN; m];
         let args = &mut [KernelArg::Values(&x), KernelArg::Output(&mut y), KernelArg::Index(m), KernelArg::Index(n)];
         maxima.run("colmax", args).unwrap();
-        let expected: Vec<f32> =
-            (0..m).map(|i| (0..n).map(|j| x[j * m + i]).fold(f32::NEG_INFINITY, f32::max)).collect();
-        assert_eq!(y, expected, "colmax {m} x {n}");
+        assert_eq!(y, inputs::column_maxima(&x, m, n), "colmax {m} x {n}");
 
         let mut y = vec![f32::NAN; m];
         staged
@@ -128,6 +129,13 @@ fn default_schedule_programs_verify_on_the_gpu() {
             .unwrap();
         let expected: Vec<f32> = x[..m].iter().map(|v| (v + v) * (v + v)).collect();
         assert_eq!(y, expected, "staged buffer of {m}");
+
+        // Approximate instructions (ex2, lg2, sin, cos: about 2^-22).
+        let mut y = vec![f32::NAN; m];
+        math.run("math", &mut [KernelArg::Values(&x[..m]), KernelArg::Output(&mut y), KernelArg::Index(m)]).unwrap();
+        let expected: Vec<f64> = x[..m].iter().map(|&v| inputs::math_functions(v)).collect();
+        let error = relative_error(&y, &expected);
+        assert!(error < 1e-5, "math functions on {m}: relative error {error}");
     }
-    println!("column maxima and a staged buffer verified on the GPU");
+    println!("column maxima, a staged buffer and math functions verified on the GPU");
 }

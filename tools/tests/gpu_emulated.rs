@@ -4,6 +4,8 @@
 //! other on the JIT. Catches wrong indices, guards and atomics without a GPU
 //! (races are ruled out by construction, not by this test).
 
+mod inputs;
+
 use sptir_lowering::format_rules::BuiltinRule;
 use sptir_runtime::{cpu::CpuKernel, randomize_values, relative_error, Csr, RmatSpec};
 use sptir_tools::{
@@ -373,9 +375,7 @@ fn default_schedule_on_a_maximum() {
     use sptir_runtime::{cpu::KernelArg, random_dense};
     for (m, n) in [(1, 1), (37, 23), (64, 1), (5, 200)] {
         let context = create_context();
-        let mut module =
-            sptir_dialects::parse_module(&context, include_str!("inputs/column_maxima.mlir"), "column_maxima.mlir")
-                .unwrap();
+        let mut module = sptir_dialects::parse_module(&context, inputs::COLUMN_MAXIMA, "column_maxima.mlir").unwrap();
         let pipeline = format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})");
         run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
         let kernel = CpuKernel::compile(&module, 2).unwrap();
@@ -387,8 +387,27 @@ fn default_schedule_on_a_maximum() {
                 &mut [KernelArg::Values(&x), KernelArg::Output(&mut y), KernelArg::Index(m), KernelArg::Index(n)],
             )
             .unwrap();
-        let expected: Vec<f32> =
-            (0..m).map(|i| (0..n).map(|j| x[j * m + i]).fold(f32::NEG_INFINITY, f32::max)).collect();
-        assert_eq!(y, expected, "colmax {m} x {n}");
+        assert_eq!(y, inputs::column_maxima(&x, m, n), "colmax {m} x {n}");
+    }
+}
+
+#[test]
+fn math_functions_on_the_cpu_and_emulated() {
+    use sptir_runtime::{cpu::KernelArg, random_dense};
+    for pipeline in [
+        "builtin.module(sptir-to-cpu)".to_string(),
+        format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})"),
+    ] {
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, inputs::MATH_FUNCTIONS, "math_functions.mlir").unwrap();
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        let n = 1000;
+        let x: Vec<f32> = random_dense(n, 5).iter().map(|v| v * 4.0).collect();
+        let mut y = vec![f32::NAN; n];
+        kernel.run("math", &mut [KernelArg::Values(&x), KernelArg::Output(&mut y), KernelArg::Index(n)]).unwrap();
+        let expected: Vec<f64> = x.iter().map(|&v| inputs::math_functions(v)).collect();
+        let error = relative_error(&y, &expected);
+        assert!(error < 1e-6, "{pipeline}: relative error {error}");
     }
 }

@@ -1,0 +1,60 @@
+//! `verify-llvm-lowering`: the end of a pipeline to machine code. The
+//! upstream conversions to the LLVM dialect are partial: an op none of them
+//! handles (arithmetic on a type LLVM has no arithmetic for, such as
+//! `f8E4M3FN`) is left in place, with `unrealized_conversion_cast`s around
+//! it, and the failure would surface later in translation or the JIT
+//! without a location. This pass names the first such op where it is.
+
+use crate::{
+    ir_query::op_name,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::ir::{
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    ValueLike,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "VerifyLlvmLowering",
+    argument: "verify-llvm-lowering",
+    description: "Refuse ops left outside the LLVM dialect at the end of a lowering to machine code",
+    options: &[],
+    dependent_dialects: "",
+    run,
+};
+
+/// Ops outside the `llvm` and `nvvm` dialects that translation to LLVM IR
+/// handles: the module, and the GPU ops whose translation embeds and launches
+/// the kernels.
+const TRANSLATABLE: &[&str] = &["builtin.module", "gpu.binary", "gpu.launch_func"];
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let mut left = None;
+    let container = root.to_raw().ptr;
+    root.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(&op);
+        let lowered = ["llvm.", "nvvm."].iter().any(|dialect| name.starts_with(dialect));
+        if lowered || TRANSLATABLE.contains(&name.as_str()) || op.to_raw().ptr == container {
+            return WalkResult::Advance;
+        }
+        // A cast left between two lowered ops points at neither; the op
+        // that needed it does, so prefer an op that is not a cast.
+        if name == "builtin.unrealized_conversion_cast" {
+            left.get_or_insert(unsafe { OperationRef::from_raw(op.to_raw()) });
+            return WalkResult::Advance;
+        }
+        left = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
+        WalkResult::Interrupt
+    });
+    let Some(op) = left else { return Ok(()) };
+    let types: Vec<String> =
+        op.operands().map(|v| v.r#type().to_string()).chain(op.results().map(|r| r.r#type().to_string())).collect();
+    Err(emit_error(
+        op.location(),
+        format!(
+            "verify-llvm-lowering: '{}' ({}) was not lowered to the LLVM dialect; sptir lowers integers, f16, bf16, f32, f64 and complex numbers of them",
+            op_name(&op),
+            types.join(", ")
+        ),
+    ))
+}

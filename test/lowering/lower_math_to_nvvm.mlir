@@ -1,0 +1,51 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))' | FileCheck %s
+
+// Each math function becomes the hardware's instruction: exact ones on
+// f32 and f64, approximate ones on f32 with exp and log rescaled.
+// CHECK-LABEL: gpu.func @functions
+//       CHECK:   llvm.call_intrinsic "llvm.fabs.f32"
+//       CHECK:   llvm.call_intrinsic "llvm.sqrt.f64"
+//       CHECK:   llvm.call_intrinsic "llvm.fma.f32"(%{{.*}}, %{{.*}}, %{{.*}})
+//       CHECK:   %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+//       CHECK:   %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[LOG2E]] : f32
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[SCALED]])
+//       CHECK:   %[[LG2:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+//       CHECK:   %[[LN2:.*]] = arith.constant 0.693147182 : f32
+//       CHECK:   arith.mulf %[[LG2]], %[[LN2]] : f32
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.sin.approx.f"
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.cos.approx.f"
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
+//   CHECK-NOT:   math.
+gpu.module @kernels {
+  gpu.func @functions(%x: f32, %d: f64) -> f32 {
+    %a = math.absf %x : f32
+    %s = math.sqrt %d : f64
+    %f = math.fma %a, %x, %x : f32
+    %e = math.exp %f : f32
+    %l = math.log %e : f32
+    %si = math.sin %l : f32
+    %co = math.cos %si : f32
+    %r = math.rsqrt %co : f32
+    gpu.return %r : f32
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @approximate_f64(%d: f64) -> f64 {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.exp' on f64 has no lowering on the GPU without CUDA's libdevice (f32 has one)}}
+    %e = math.exp %d : f64
+    gpu.return %e : f64
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @no_instruction(%x: f32) -> f32 {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.erf' has no lowering on the GPU without CUDA's libdevice}}
+    %e = math.erf %x : f32
+    gpu.return %e : f32
+  }
+}

@@ -1,0 +1,37 @@
+// Elementwise math functions over a vector: y[i] = f(x[i]) with exp,
+// exp2, log, log2, sqrt, rsqrt, tanh, sin, cos, powf, absf and fma. On
+// the GPU they become NVPTX instructions (no libdevice), on the CPU LLVM
+// intrinsics.
+func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "f" [%I] "S" body {
+  ^bb0(%i: index):
+    %v = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
+    %one = arith.constant 1.0 : f32
+    %half = arith.constant 1.5 : f32
+    %a = math.absf %v : f32
+    %a1 = arith.addf %a, %one : f32
+    %e = math.exp %v : f32
+    %e2 = math.exp2 %v : f32
+    %l = math.log %a1 : f32
+    %l2 = math.log2 %a1 : f32
+    %s = math.sqrt %a : f32
+    %r = math.rsqrt %a1 : f32
+    %t = math.tanh %v : f32
+    %si = math.sin %v : f32
+    %co = math.cos %v : f32
+    %p = math.powf %a1, %half : f32
+    %f = math.fma %e, %l, %s : f32
+    %s1 = arith.addf %f, %e2 : f32
+    %s2 = arith.addf %s1, %l2 : f32
+    %s3 = arith.addf %s2, %r : f32
+    %s4 = arith.addf %s3, %t : f32
+    %s5 = arith.addf %s4, %si : f32
+    %s6 = arith.addf %s5, %co : f32
+    %s7 = arith.addf %s6, %p : f32
+    sparse_iter.store %s7, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
