@@ -50,6 +50,12 @@ pub enum MtxError {
     #[error("line {line}: {what} {token:?} is not a valid number")]
     NotNumeric { line: usize, what: &'static str, token: String },
 
+    #[error("line {line}: value {token:?} is not a finite 32-bit float")]
+    NotFinite { line: usize, token: String },
+
+    #[error("line {line}: a pattern matrix cannot be skew-symmetric (its entries have no sign to flip)")]
+    PatternSkew { line: usize },
+
     #[error("line {line}: {what} index {index} is out of range 1..={bound}")]
     IndexOutOfRange { line: usize, what: &'static str, index: i64, bound: usize },
 
@@ -193,6 +199,9 @@ fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> 
             })
         }
     };
+    if field == Field::Pattern && symmetry == Symmetry::SkewSymmetric {
+        return Err(MtxError::PatternSkew { line });
+    }
     Ok((field, symmetry))
 }
 
@@ -227,7 +236,11 @@ fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> 
     match field {
         Field::Pattern => Ok(1.0),
         Field::Integer => token.parse::<i64>().map(|v| v as f32).map_err(|_| not_numeric()),
-        Field::Real => token.parse::<f64>().map(|v| v as f32).map_err(|_| not_numeric()),
+        Field::Real => {
+            let value = token.parse::<f64>().map(|v| v as f32).map_err(|_| not_numeric())?;
+            // "nan", "inf" and 1e400 parse, but are no matrix entries.
+            value.is_finite().then_some(value).ok_or_else(|| MtxError::NotFinite { line, token: excerpt(token) })
+        }
     }
 }
 
@@ -399,6 +412,25 @@ mod tests {
     fn skew_symmetric_diagonal_is_rejected() {
         let err = parse("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 2\n2 1 5\n2 2 1\n").unwrap_err();
         assert!(matches!(err, MtxError::SkewDiagonal { line: 4 }), "{err}");
+    }
+
+    #[test]
+    fn pattern_skew_symmetric_is_rejected() {
+        let err = parse("%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n").unwrap_err();
+        assert!(matches!(err, MtxError::PatternSkew { line: 1 }), "{err}");
+    }
+
+    #[test]
+    fn values_must_be_finite() {
+        for token in ["nan", "inf", "-inf", "1e400", "NaN"] {
+            let text = format!("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 {token}\n");
+            let err = parse(&text).unwrap_err();
+            assert!(matches!(err, MtxError::NotFinite { line: 4, .. }), "{token}: {err}");
+        }
+        assert_eq!(
+            parse("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 3e38\n").unwrap().values(),
+            &[3e38]
+        );
     }
 
     #[test]

@@ -7,20 +7,40 @@
 use crate::formats::{Bsr, Csf, Csr};
 use crate::shape::{check_bsr_spmm, check_csf_ttm, check_rgms, check_sddmm, check_spmm, ShapeError};
 
+/// A float64 result and, per element, the sum of the magnitudes of the
+/// terms it adds up (`sum |a * x|`). A float32 kernel's rounding error
+/// scales with the magnitudes, which cancellation between terms does not
+/// shrink: a sum near zero of large terms is only as accurate as the
+/// terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Terms {
+    pub values: Vec<f64>,
+    pub magnitudes: Vec<f64>,
+}
+
 /// `Y[i, :] = sum_j A[i, j] * X[j, :]`; X is `cols x feat`, Y is `rows x feat`.
 pub fn spmm(a: &Csr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
-    let mut y = vec![0.0f64; check_spmm(a.rows(), a.cols(), feat, x.len())?];
+    spmm_terms(a, x, feat).map(|terms| terms.values)
+}
+
+/// [`spmm`] with the magnitudes of its terms.
+pub fn spmm_terms(a: &Csr, x: &[f32], feat: usize) -> Result<Terms, ShapeError> {
+    let len = check_spmm(a.rows(), a.cols(), feat, x.len())?;
+    let (mut y, mut magnitudes) = (vec![0.0f64; len], vec![0.0f64; len]);
     for i in 0..a.rows() {
         let (cols, vals) = a.row(i).unwrap_or((&[], &[]));
         let out = &mut y[i * feat..(i + 1) * feat];
+        let scale = &mut magnitudes[i * feat..(i + 1) * feat];
         for (&j, &v) in cols.iter().zip(vals) {
             let xj = &x[j as usize * feat..(j as usize + 1) * feat];
-            for (o, &xv) in out.iter_mut().zip(xj) {
-                *o += v as f64 * xv as f64;
+            for ((o, m), &xv) in out.iter_mut().zip(scale.iter_mut()).zip(xj) {
+                let term = v as f64 * xv as f64;
+                *o += term;
+                *m += term.abs();
             }
         }
     }
-    Ok(y)
+    Ok(Terms { values: y, magnitudes })
 }
 
 /// `out[p] = A.values[p] * sum_k X[i, k] * Y[j, k]` for each stored entry `p = (i, j)`.
@@ -29,7 +49,13 @@ pub fn spmm(a: &Csr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
 /// textbook `X Y` so that both operands are read along contiguous rows). The output
 /// follows A's storage order.
 pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
-    let mut out = vec![0.0f64; check_sddmm(a.rows(), a.cols(), a.nnz(), feat, x.len(), y.len())?];
+    sddmm_terms(a, x, y, feat).map(|terms| terms.values)
+}
+
+/// [`sddmm`] with the magnitudes of its terms.
+pub fn sddmm_terms(a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Result<Terms, ShapeError> {
+    let len = check_sddmm(a.rows(), a.cols(), a.nnz(), feat, x.len(), y.len())?;
+    let (mut out, mut magnitudes) = (vec![0.0f64; len], vec![0.0f64; len]);
     for i in 0..a.rows() {
         let Some(range) = a.row_range(i) else {
             continue;
@@ -38,11 +64,16 @@ pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Result<Vec<f64>, Sha
         for p in range {
             let j = a.indices()[p] as usize;
             let yj = &y[j * feat..(j + 1) * feat];
-            let dot: f64 = xi.iter().zip(yj).map(|(&u, &w)| u as f64 * w as f64).sum();
-            out[p] = a.values()[p] as f64 * dot;
+            let (dot, size) = xi.iter().zip(yj).fold((0.0f64, 0.0f64), |(dot, size), (&u, &w)| {
+                let term = u as f64 * w as f64;
+                (dot + term, size + term.abs())
+            });
+            let value = a.values()[p] as f64;
+            out[p] = value * dot;
+            magnitudes[p] = value.abs() * size;
         }
     }
-    Ok(out)
+    Ok(Terms { values: out, magnitudes })
 }
 
 /// SpMM with a BSR matrix, computed block by block (padding positions are skipped).
@@ -145,13 +176,21 @@ pub struct ErrorSums {
 
 impl ErrorSums {
     pub fn of(out: &[f32], reference: &[f64]) -> Self {
-        if out.len() != reference.len() {
+        Self::scaled(out, reference, reference)
+    }
+
+    /// The error of `out` against `reference` relative to the norm of
+    /// `scale`, the magnitudes of its terms ([`Terms`]): rounding of
+    /// float32 sums counts as much where terms cancel as where they do
+    /// not, and a wrong or missing term still counts in full.
+    pub fn scaled(out: &[f32], reference: &[f64], scale: &[f64]) -> Self {
+        if out.len() != reference.len() || scale.len() != reference.len() {
             return ErrorSums { diff: f64::INFINITY, norm: 0.0 };
         }
         let mut sums = ErrorSums::default();
-        for (&o, &r) in out.iter().zip(reference) {
+        for ((&o, &r), &m) in out.iter().zip(reference).zip(scale) {
             sums.diff += (o as f64 - r) * (o as f64 - r);
-            sums.norm += r * r;
+            sums.norm += m * m;
         }
         sums
     }
@@ -296,5 +335,32 @@ mod tests {
         let x = random_dense(40 * 8, 41);
         let y = spmm(&a, &x, 8).unwrap();
         assert!(relative_error(&to_f32(&y), &y) < 1e-6);
+    }
+
+    #[test]
+    fn errors_scale_with_the_magnitudes_of_the_terms() {
+        // One dot product whose terms cancel to about 1e-4 of their size:
+        // the float32 sum is off by more than 1e-5 of the result, yet by
+        // far less than 1e-5 of the terms.
+        let a = Csr::new(1, 1, vec![0, 1], vec![0], vec![1.0]).unwrap();
+        let (x, y) = ([1.0f32, 1.0, 1.0], [0.3f32, 0.4, -0.7001]);
+        let terms = sddmm_terms(&a, &x, &y, 3).unwrap();
+        assert!((terms.magnitudes[0] - 1.4001).abs() < 1e-6);
+        let float32 = [(x[0] * y[0] + x[1] * y[1]) + x[2] * y[2]];
+        assert!(relative_error(&float32, &terms.values) > 1e-5);
+        let scaled = ErrorSums::scaled(&float32, &terms.values, &terms.magnitudes).relative_error();
+        assert!(scaled < 1e-6, "{scaled}");
+        // A term left out still counts in full.
+        let missing = [x[0] * y[0] + x[1] * y[1]];
+        assert!(ErrorSums::scaled(&missing, &terms.values, &terms.magnitudes).relative_error() > 0.4);
+
+        // SpMM's magnitudes are |A| |X|.
+        let a = random_csr(30, 20, 0.2, 7);
+        let x = random_dense(20 * 4, 8);
+        let terms = spmm_terms(&a, &x, 4).unwrap();
+        let abs = |v: &[f32]| v.iter().map(|e| e.abs()).collect::<Vec<f32>>();
+        let a_abs = a.clone().with_values(abs(a.values())).unwrap();
+        assert_close(&terms.magnitudes, &spmm(&a_abs, &abs(&x), 4).unwrap());
+        assert_close(&terms.values, &spmm(&a, &x, 4).unwrap());
     }
 }

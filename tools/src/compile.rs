@@ -17,33 +17,53 @@ use melior::{
 };
 use std::{cell::RefCell, rc::Rc};
 
-/// Runs `pipeline` (e.g. `builtin.module(sptir-to-cpu)`) on `module`; on
-/// failure returns the diagnostics, one per line.
-pub fn run_pipeline(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), String> {
+/// Runs `body` with MLIR's diagnostics collected instead of printed.
+fn collecting<R>(context: &Context, body: impl FnOnce() -> R) -> (R, Vec<Diag>) {
     let collected: Rc<RefCell<Vec<Diag>>> = Rc::default();
     let sink = collected.clone();
     let handler = context.attach_diagnostic_handler(move |diagnostic| {
         Diag::collect(&diagnostic, &mut sink.borrow_mut());
         true
     });
-    let manager = PassManager::new(context);
-    let result = parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
-        .map_err(|error| format!("invalid pipeline '{pipeline}': {error}"))
-        .and_then(|()| manager.run(module).map_err(|_| String::new()));
+    let result = body();
     context.detach_diagnostic_handler(handler);
-    result.map_err(|message| {
-        let mut text = message;
-        for diagnostic in collected.borrow().iter() {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&diagnostic.to_string());
+    let diagnostics = collected.borrow().clone();
+    (result, diagnostics)
+}
+
+/// `message` followed by the diagnostics, one per line; `fallback` when
+/// there is neither.
+fn report(message: String, diagnostics: &[Diag], fallback: impl FnOnce() -> String) -> String {
+    let mut text = message;
+    for diagnostic in diagnostics {
+        if !text.is_empty() {
+            text.push('\n');
         }
-        if text.is_empty() {
-            text = format!("pipeline '{pipeline}' failed");
-        }
-        text
-    })
+        text.push_str(&diagnostic.to_string());
+    }
+    if text.is_empty() {
+        text = fallback();
+    }
+    text
+}
+
+/// Parses and verifies the module in `source` (named `file` in locations);
+/// on failure returns the diagnostics, one per line.
+pub fn parse_module<'c>(context: &'c Context, source: &str, file: &str) -> Result<Module<'c>, String> {
+    let (module, diagnostics) = collecting(context, || sptir_dialects::parse_module(context, source, file));
+    module.ok_or_else(|| report(String::new(), &diagnostics, || format!("'{file}' does not parse or verify")))
+}
+
+/// Runs `pipeline` (e.g. `builtin.module(sptir-to-cpu)`) on `module`; on
+/// failure returns the diagnostics, one per line.
+pub fn run_pipeline(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), String> {
+    let (result, diagnostics) = collecting(context, || {
+        let manager = PassManager::new(context);
+        parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+            .map_err(|error| format!("invalid pipeline '{pipeline}': {error}"))
+            .and_then(|()| manager.run(module).map_err(|_| String::new()))
+    });
+    result.map_err(|message| report(message, &diagnostics, || format!("pipeline '{pipeline}' failed")))
 }
 
 fn describe(params: &[Param]) -> String {

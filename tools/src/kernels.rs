@@ -112,6 +112,8 @@ pub struct Prepared {
     pub function: &'static str,
     pub args: Vec<Data>,
     pub reference: Vec<f64>,
+    /// Per output element, the sum of the magnitudes of its terms.
+    pub magnitudes: Vec<f64>,
     /// The width of each hyb bucket (none for other formats).
     widths: Vec<usize>,
     /// Per hyb bucket: whether it lists a row twice.
@@ -298,10 +300,10 @@ pub fn prepare_with(
     let fmt = |error| KernelError::Format(format.name(), error);
     let mut widths = Vec::new();
     let mut repeats = Vec::new();
-    let (function, args, readback, reference) = match op {
+    let (function, args, readback, terms) = match op {
         Op::Spmm => {
             let b = dense.remove(0);
-            let reference = reference::spmm(a, &b, feat)?;
+            let terms = reference::spmm_terms(a, &b, feat)?;
             let out_len = m * feat;
             match format {
                 Format::Csr => (
@@ -318,7 +320,7 @@ pub fn prepare_with(
                         Data::Extent(feat),
                     ],
                     Readback::Prefix(out_len),
-                    reference,
+                    terms,
                 ),
                 Format::Ell => {
                     let ell = Ell::from_csr(a, layout.ell_width).map_err(fmt)?;
@@ -335,7 +337,7 @@ pub fn prepare_with(
                             Data::Extent(feat),
                         ],
                         Readback::Prefix(out_len),
-                        reference,
+                        terms,
                     )
                 }
                 Format::Bsr => {
@@ -356,7 +358,7 @@ pub fn prepare_with(
                             Data::Extent(feat),
                         ],
                         Readback::Prefix(out_len),
-                        reference,
+                        terms,
                     )
                 }
                 Format::Hyb => {
@@ -381,13 +383,13 @@ pub fn prepare_with(
                             Data::Extent(bucket.width()),
                         ]);
                     }
-                    ("hyb_spmm", args, Readback::Prefix(out_len), reference)
+                    ("hyb_spmm", args, Readback::Prefix(out_len), terms)
                 }
             }
         }
         Op::Sddmm => {
             let (x, y) = (dense.remove(0), dense.remove(0));
-            let reference = reference::sddmm(a, &x, &y, feat)?;
+            let terms = reference::sddmm_terms(a, &x, &y, feat)?;
             match format {
                 Format::Csr => (
                     "csr_sddmm",
@@ -404,7 +406,7 @@ pub fn prepare_with(
                         Data::Extent(feat),
                     ],
                     Readback::Prefix(nnz),
-                    reference,
+                    terms,
                 ),
                 Format::Ell => {
                     let ell = Ell::from_csr(a, layout.ell_width).map_err(fmt)?;
@@ -431,7 +433,7 @@ pub fn prepare_with(
                             Data::Extent(feat),
                         ],
                         Readback::Gather { len: nnz, pieces: vec![(0, from, to)] },
-                        reference,
+                        terms,
                     )
                 }
                 Format::Bsr => {
@@ -466,7 +468,7 @@ pub fn prepare_with(
                             Data::Extent(feat),
                         ],
                         Readback::Gather { len: nnz, pieces: vec![(0, from, to)] },
-                        reference,
+                        terms,
                     )
                 }
                 Format::Hyb => {
@@ -501,12 +503,13 @@ pub fn prepare_with(
                             Data::Output(vec![0.0; bucket.num_rows() * width]),
                         ]);
                     }
-                    ("hyb_sddmm", args, Readback::Gather { len: nnz, pieces }, reference)
+                    ("hyb_sddmm", args, Readback::Gather { len: nnz, pieces }, terms)
                 }
             }
         }
     };
-    Ok(Prepared { op, format, function, args, reference, widths, repeats, readback })
+    let reference::Terms { values: reference, magnitudes } = terms;
+    Ok(Prepared { op, format, function, args, reference, magnitudes, widths, repeats, readback })
 }
 
 /// The parameters `decompose-format{rule=...}` appends to a kernel whose

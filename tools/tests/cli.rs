@@ -50,6 +50,27 @@ fn bench_rejects_malformed_matrices() {
     fails_with(&bench(&["--op", "sddmm", "--matrix", &truncated]), "sptir-bench:");
     fails_with(&bench(&["--op", "spmm", "--matrix", "/nonexistent/graph.mtx"]), "sptir-bench:");
     fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:x:2:1"]), "sptir-bench:");
+    let not_finite = temp_file("nan.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 nan\n");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", &not_finite]),
+        "line 3: value \"nan\" is not a finite 32-bit float",
+    );
+    let skew = temp_file("skew.mtx", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n");
+    fails_with(&bench(&["--op", "spmm", "--matrix", &skew]), "a pattern matrix cannot be skew-symmetric");
+}
+
+/// A dot product whose terms cancel: the float32 kernel is as accurate as
+/// float32 allows, and the check measures it against the terms' size.
+#[test]
+fn bench_verifies_sums_that_cancel() {
+    let matrix = temp_file("one_entry.mtx", "%%MatrixMarket matrix coordinate pattern general\n1 2 1\n1 1\n");
+    for device in ["cpu", "emulate"] {
+        for format in ["csr", "ell"] {
+            let args = ["--op", "sddmm", "--matrix", &matrix, "--device", device, "--format", format];
+            let output = bench(&[&args[..], &["--reps", "1", "--feat", "7", "--seed", "25"]].concat());
+            assert!(output.status.success(), "{device} {format}: {}", String::from_utf8_lossy(&output.stderr));
+        }
+    }
 }
 
 #[test]
@@ -103,7 +124,10 @@ fn bench_rejects_bad_problems_and_kernels() {
         bench(&["--op", "spmm", "--format", "ell", "--matrix", &empty, "--ell-panel-slots", "1", "--reps", "1"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let broken = temp_file("broken.mlir", "func.func @k(\n");
-    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &broken]), "does not parse");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &broken]),
+        "broken.mlir:1:14: error: expected non-function type",
+    );
 }
 
 #[test]
@@ -394,7 +418,10 @@ fn bench_rejects_options_it_would_ignore() {
     fails_with(&with(&["--function", "f"]), "add --kernel");
     fails_with(&with(&["--save-config", "/tmp/never-written"]), "add --tune");
     fails_with(&with(&["--tune", "--device", "emulate"]), "--tune compares times");
-    fails_with(&with(&["--tolerance", "NaN"]), "--tolerance must be a number at least 0");
-    fails_with(&with(&["--tolerance=-1"]), "--tolerance must be a number at least 0");
+    fails_with(&with(&["--tolerance", "NaN"]), "--tolerance must be a finite number at least 0");
+    fails_with(&with(&["--tolerance=-1"]), "--tolerance must be a finite number at least 0");
+    // An infinite tolerance would pass an output left all NaN.
+    fails_with(&with(&["--tolerance", "inf"]), "--tolerance must be a finite number at least 0");
+    fails_with(&with(&["--tolerance", "1e400"]), "--tolerance must be a finite number at least 0");
     fails_with(&with(&["--ell-panel-slots", "0"]), "--ell-panel-slots must be at least 1");
 }
