@@ -91,11 +91,12 @@ fn binds(top: OperationRef<'_, '_>, dimension: &str) -> bool {
     found
 }
 
-/// Whether some store under `top` is in none of `loops`.
+/// Whether some store under `top` is in none of `loops`: to a sparse
+/// buffer, or to a tile that `sparse-pos-cache-read` copies into.
 fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> bool {
     let mut outside = false;
     top.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("sparse_pos.store") {
+        if matches!(op.name().as_string_ref().as_str(), Ok("sparse_pos.store" | "memref.store")) {
             let mut parent = op.parent_operation();
             let mut covered = false;
             while let Some(current) = parent {

@@ -103,6 +103,15 @@ fn hand_schedules() {
         // Non-zero-parallel SDDMM: rows and columns fused, 8 non-zeros per
         // block, one per thread (sptir-bench's GPU default for SDDMM).
         check_with(Op::Sddmm, Format::Csr, "sparse-fuse{iteration=sddmm loops=0,1},", SDDMM_ON_THREADS, &a, 6);
+        // A tile of each row's non-zeros, the rest left to the default
+        // schedule: the copy into the tile must not be repeated by threads.
+        check(
+            Op::Spmm,
+            Format::Csr,
+            "sparse-pos-split{loop=csrmm.1 factor=4},sparse-pos-cache-read{loop=csrmm.1.i},",
+            &a,
+            5,
+        );
     }
 }
 
