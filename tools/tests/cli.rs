@@ -251,6 +251,11 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     assert!(String::from_utf8_lossy(&reused.stdout).contains("\"verified\":true"));
     let bad = temp_file("bad.cfg", "format=coo\n");
     fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &bad]), "bad format in config line");
+    // A configuration written by hand may say why.
+    let commented = temp_file("commented.cfg", "# ELL pads rows to the longest\n  # (indented too)\nformat=ell\n");
+    let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &commented, "--json"]);
+    let stdout = String::from_utf8_lossy(&reused.stdout);
+    assert!(stdout.contains("\"format\":\"ell\"") && stdout.contains("\"verified\":true"), "{stdout}");
 }
 
 #[test]
@@ -424,4 +429,34 @@ fn bench_rejects_options_it_would_ignore() {
     fails_with(&with(&["--tolerance", "inf"]), "--tolerance must be a finite number at least 0");
     fails_with(&with(&["--tolerance", "1e400"]), "--tolerance must be a finite number at least 0");
     fails_with(&with(&["--ell-panel-slots", "0"]), "--ell-panel-slots must be at least 1");
+    // One GPU schedule at a time, and none where --tune picks it.
+    let bind = "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}";
+    fails_with(
+        &with(&["--device", "emulate", "--schedule", bind, "--row-spmm", "1,4,1"]),
+        "--schedule and --row-spmm are alternative GPU schedules",
+    );
+    fails_with(&with(&["--device", "cuda", "--tune", "--row-spmm", "1,4,1"]), "--tune searches the schedules itself");
+    fails_with(
+        &bench(&["--op", "sddmm", "--matrix", matrix, "--device", "emulate", "--sddmm", "1,4,1", "--stage1", "cse"]),
+        "--sddmm sets the stage I schedule itself",
+    );
+    fails_with(&with(&["--chip", "sm_80"]), "--chip picks the GPU that PTX is built for");
+    fails_with(&with(&["--device", "emulate", "--chip", "sm_80"]), "--chip picks the GPU that PTX is built for");
+}
+
+/// On a GPU device, --emit shows the GPU path's stages, schedule applied.
+#[test]
+fn bench_emits_the_stages_of_the_gpu_path() {
+    let emit = |extra: &[&str]| {
+        let output = bench(&[&["--op", "spmm", "--matrix", "rmat:5:2:1"][..], extra].concat());
+        assert!(output.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    let bind = "sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x}";
+    let stage2 = emit(&["--device", "emulate", "--emit", "stage2", "--schedule", bind]);
+    assert!(stage2.contains("\"csrmm.0.o\" spatial") && stage2.contains("bind = \"blockIdx.x\""), "{stage2}");
+    assert!(emit(&["--device", "emulate", "--emit", "stage3"]).contains("gpu.launch"));
+    assert!(!emit(&["--emit", "stage3"]).contains("gpu.launch"));
+    assert!(emit(&["--device", "cuda", "--emit", "llvm"]).contains("gpu.binary"));
+    assert!(emit(&["--emit", "ptx", "--chip", "sm_80"]).contains(".target sm_80"));
 }

@@ -128,9 +128,9 @@ struct Args {
     /// one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     sddmm: Option<Vec<usize>>,
-    /// GPU architecture for --device cuda and --emit ptx.
-    #[arg(long, default_value = "sm_90")]
-    chip: String,
+    /// GPU architecture for --device cuda and --emit ptx (default sm_90).
+    #[arg(long)]
+    chip: Option<String>,
     /// Compile the GPU kernel for every feature size and width: it reads
     /// them from its arguments. By default it is built for this run's
     /// (`specialize-arguments`), so their loops have constant trip counts.
@@ -392,15 +392,23 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let schedule = schedule.map(|s| format!("{s},")).unwrap_or_default();
     let gpu_pipeline = format!(
         "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-gpu{{chip={}}})",
-        args.chip
+        args.chip.as_deref().unwrap_or("sm_90")
     );
     let emulate_pipeline = format!(
         "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm)"
     );
     let cpu_pipeline = format!("builtin.module({stage1}sptir-to-cpu)");
     if let Some(emit) = args.emit {
+        // On a GPU device, the stages of the GPU path: stage II scheduled,
+        // stage III with the launches, LLVM as the device would run it.
+        let scheduled = format!("{specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind");
+        let on_gpu = args.device != Device::Cpu;
         let pipeline = match emit {
             Emit::Stage1 => None,
+            Emit::Stage2 if on_gpu => Some(format!("builtin.module({scheduled})")),
+            Emit::Stage3 if on_gpu => Some(format!("builtin.module({scheduled},sptir-stage2-to-launches)")),
+            Emit::Llvm if args.device == Device::Emulate => Some(emulate_pipeline.clone()),
+            Emit::Llvm if args.device == Device::Cuda => Some(gpu_pipeline.clone()),
             Emit::Stage2 => Some(format!("builtin.module({stage1}lower-sparse-iter)")),
             Emit::Stage3 => Some(format!("builtin.module({stage1}sptir-to-stage3)")),
             Emit::Llvm => Some(cpu_pipeline.clone()),
@@ -539,7 +547,8 @@ fn config_lines(args: &Args) -> String {
 }
 
 fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+    // Blank lines and `#` comments aside, each line is `key=value`.
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')) {
         let (key, value) = line.split_once('=').ok_or_else(|| format!("bad config line '{line}'"))?;
         let number = || value.trim().parse::<usize>().map_err(|_| format!("bad number in config line '{line}'"));
         match key.trim() {
@@ -744,6 +753,26 @@ fn check_options(args: &Args) -> Result<(), String> {
     }
     if args.tune && args.device == Device::Emulate {
         return Err("--tune compares times, and an emulated GPU's say nothing of a GPU's: use --device cuda".into());
+    }
+    let schedules: Vec<&str> = [
+        (args.schedule.is_some(), "--schedule"),
+        (args.row_spmm.is_some(), "--row-spmm"),
+        (args.sddmm.is_some(), "--sddmm"),
+    ]
+    .iter()
+    .filter_map(|&(given, name)| given.then_some(name))
+    .collect();
+    if args.tune && !schedules.is_empty() {
+        return Err(format!("--tune searches the schedules itself: drop {}", schedules.join(" and ")));
+    }
+    if schedules.len() > 1 {
+        return Err(format!("{} are alternative GPU schedules: give one", schedules.join(" and ")));
+    }
+    if args.sddmm.is_some() && args.stage1.is_some() {
+        return Err("--sddmm sets the stage I schedule itself (sparse-fuse where it needs one): drop --stage1".into());
+    }
+    if args.chip.is_some() && args.device != Device::Cuda && !matches!(args.emit, Some(Emit::Ptx)) {
+        return Err("--chip picks the GPU that PTX is built for: add --device cuda or --emit ptx".into());
     }
     Ok(())
 }
