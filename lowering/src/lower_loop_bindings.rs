@@ -42,6 +42,9 @@ use melior::{
     Context,
 };
 
+/// CUDA's largest grid (x, y, z) and block (x, y, z) sizes.
+const LAUNCH_LIMITS: [i64; 6] = [i32::MAX as i64, 65535, 65535, 1024, 1024, 64];
+
 /// The marker of a store that other threads may update at the same time.
 pub const ATOMIC: &str = "sptir.atomic";
 
@@ -128,6 +131,33 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
                 }
             }
         }
+    }
+
+    // A launch the device cannot make fails at run time, on the GPU only;
+    // sizes known here are checked against CUDA's limits where they are.
+    let mut threads = 1i64;
+    for dimension in 0..6 {
+        let Some((lower, upper, op)) = bounds[dimension] else { continue };
+        let (Some(lower), Some(upper)) = (constant_index(lower), constant_index(upper)) else { continue };
+        let size = (upper - lower).max(0);
+        if size > LAUNCH_LIMITS[dimension] {
+            return Err(emit_error(
+                op.location(),
+                format!(
+                    "lower-loop-bindings: the loop bound to {} has {size} positions, but CUDA allows at most {} along it",
+                    DIMENSIONS[dimension], LAUNCH_LIMITS[dimension]
+                ),
+            ));
+        }
+        if dimension >= 3 {
+            threads = threads.saturating_mul(size);
+        }
+    }
+    if threads > 1024 {
+        return Err(emit_error(
+            location,
+            format!("lower-loop-bindings: the loops bound to threads make blocks of {threads} threads, but CUDA allows at most 1024"),
+        ));
     }
 
     // Heap memory allocated in a kernel would be each thread's own, where

@@ -189,3 +189,48 @@ func.func @zeroing_repeated_under_accumulation(%c: memref<?xf32>, %a: memref<?xf
   } {bind = "threadIdx.y"}
   return
 }
+
+// -----
+
+// Launch sizes known at compile time are checked against CUDA's limits:
+// 1024 threads a block, 64 along z, 65535 blocks along y and z.
+func.func @block_too_wide(%out: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2048 = arith.constant 2048 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{lower-loop-bindings: the loop bound to threadIdx.x has 2048 positions, but CUDA allows at most 1024 along it}}
+    scf.for %k = %c0 to %c2048 step %c1 {
+      memref.store %v, %out[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// -----
+
+func.func @too_many_threads(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{lower-loop-bindings: the loops bound to threads make blocks of 4096 threads, but CUDA allows at most 1024}}
+  scf.for %j = %c0 to %c64 step %c1 {
+    scf.for %k = %c0 to %c64 step %c1 {
+      memref.store %v, %out[%k] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+  } {bind = "threadIdx.y"}
+  return
+}
+
+// -----
+
+func.func @grid_too_tall(%out: memref<?xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c70000 = arith.constant 70000 : index
+  // expected-error@+1 {{lower-loop-bindings: the loop bound to blockIdx.y has 70000 positions, but CUDA allows at most 65535 along it}}
+  scf.for %j = %c0 to %c70000 step %c1 {
+    memref.store %v, %out[%j] : memref<?xf32>
+  } {bind = "blockIdx.y"}
+  return
+}
