@@ -93,25 +93,24 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     });
     // The outermost iterations that read a decomposed buffer, except one
     // that holds the rule itself: the rule is for an iteration nested in it.
-    let mut iterations = Vec::new();
+    let mut iterations: Vec<(OperationRef, Vec<&Rule>)> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         if !is_iteration(&op) {
             return WalkResult::Advance;
         }
-        let reads = rules.iter().filter(|rule| accesses(op, rule.source));
-        if reads.clone().any(|rule| encloses(op, rule.op)) {
+        let reads: Vec<&Rule> = rules.iter().filter(|rule| accesses(op, rule.source)).collect();
+        if reads.iter().any(|rule| encloses(op, rule.op)) {
             return WalkResult::Advance;
         }
-        if reads.count() > 0 {
-            iterations.push(op);
+        if !reads.is_empty() {
+            iterations.push((op, reads));
         }
         WalkResult::Skip
     });
     let mut copied: HashMap<usize, bool> = HashMap::new();
-    for iteration in iterations {
-        let reads: Vec<&Rule> = rules.iter().filter(|rule| accesses(iteration, rule.source)).collect();
-        let Some(first) = reads.first() else { continue };
+    for (iteration, reads) in iterations {
+        let first = reads[0];
         let sources: Vec<usize> = reads.iter().map(|rule| key(rule.source)).collect();
         if sources.iter().any(|&source| source != sources[0]) {
             return Err(emit_error(

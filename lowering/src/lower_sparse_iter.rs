@@ -84,14 +84,13 @@ impl<'c> Lowering<'c> {
         let groups = info.groups();
         let is_reduction = |group: &std::ops::Range<usize>| group.clone().any(|a| info.kinds[a] == b'R');
         let first_reduction = groups.iter().position(is_reduction);
-        let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
 
         let mut env = outer.clone();
         let mut builder =
             Builder::before(self.context, op).ok_or_else(|| emit_error(location, "iteration is not in a block"))?;
         let mut init_nest = None;
         for (index, group) in groups.iter().enumerate() {
-            if has_init && Some(index) == first_reduction {
+            if info.has_init && Some(index) == first_reduction {
                 init_nest = Some(self.init(op, &info, &axes, &groups[index..], builder, &env)?);
             }
             let kind = if is_reduction(group) { REDUCTION } else { SPATIAL };
@@ -130,14 +129,13 @@ impl<'c> Lowering<'c> {
         let mut env = env.clone();
         let reduction: Vec<usize> = rest.iter().flat_map(|g| g.clone()).filter(|&a| info.kinds[a] == b'R').collect();
         for (index, group) in rest.iter().enumerate() {
-            let spatial = group.clone().all(|a| info.kinds[a] == b'S');
-            if !spatial {
-                if let Some(a) = group.clone().find(|&a| info.kinds[a] == b'S') {
-                    return Err(emit_error(
-                        location,
-                        format!("init region needs spatial axis #{a}, which is fused with a reduction axis; write the initialization as its own iteration"),
-                    ));
-                }
+            if let Some(a) = info.spatial_fused_with_reduction(group.clone()) {
+                return Err(emit_error(
+                    location,
+                    format!("init region needs spatial axis #{a}, which is fused with a reduction axis; write the initialization as its own iteration"),
+                ));
+            }
+            if !group.clone().all(|a| info.kinds[a] == b'S') {
                 continue;
             }
             for a in group.clone() {

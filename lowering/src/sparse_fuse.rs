@@ -9,7 +9,6 @@ use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute,
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-    RegionLike,
 };
 
 pub const PASS: PassDef = PassDef {
@@ -56,10 +55,7 @@ fn fuse(op: OperationRef<'_, '_>, loops: &[usize]) -> Result<(), PassFailed> {
     }
     // The init region runs once per element of the spatial axes outside
     // the reductions, which a loop over both kinds no longer has.
-    let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
-    let kinds = &info.kinds[fused.clone()];
-    if has_init && kinds.contains(&b'S') && kinds.contains(&b'R') {
-        let spatial = fused.clone().find(|&a| info.kinds[a] == b'S').unwrap_or(fused.start);
+    if let Some(spatial) = info.spatial_fused_with_reduction(fused.clone()).filter(|_| info.has_init) {
         return Err(emit_error(
             location,
             format!("sparse-fuse: the init region runs per element of spatial axis #{spatial}, which these loops would fuse with a reduction axis; write the initialization as its own iteration"),

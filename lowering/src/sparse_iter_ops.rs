@@ -6,7 +6,7 @@ use melior::ir::operation::WalkResult;
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
-    Value,
+    RegionLike, Value,
 };
 
 pub const ITERATE: &str = "sparse_iter.iterate";
@@ -55,6 +55,8 @@ pub struct IterationInfo<'c, 'a> {
     /// Sizes of the loops (fused groups); all ones when nothing is fused.
     pub group_sizes: Vec<usize>,
     pub fused: bool,
+    /// Whether the iteration has an init region.
+    pub has_init: bool,
 }
 
 impl<'c: 'a, 'a> IterationInfo<'c, 'a> {
@@ -81,7 +83,16 @@ impl<'c: 'a, 'a> IterationInfo<'c, 'a> {
                 .collect(),
             None => vec![1; axes.len()],
         };
-        Self { label: Self::label_of(&op).unwrap_or_default(), axes, kinds, group_sizes, fused }
+        let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
+        Self { label: Self::label_of(&op).unwrap_or_default(), axes, kinds, group_sizes, fused, has_init }
+    }
+
+    /// The first spatial axis among `axes` when a reduction axis is among
+    /// them too: one loop over both has no position per element of the
+    /// spatial axis, where the init region runs.
+    pub fn spatial_fused_with_reduction(&self, axes: std::ops::Range<usize>) -> Option<usize> {
+        let kinds = &self.kinds[axes.clone()];
+        kinds.contains(&b'R').then(|| axes.clone().find(|&a| self.kinds[a] == b'S')).flatten()
     }
 
     /// The axis positions of each loop.

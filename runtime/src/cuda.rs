@@ -242,7 +242,8 @@ extern "C" fn mgpu_mem_free(address: *mut c_void, stream: *mut c_void) {
     if address.is_null() {
         return;
     }
-    // The kernels that use it may still run on `stream`.
+    // Launches wait for their own streams; this waits for anything queued
+    // on the free's, before the memory goes.
     mgpu_stream_synchronize(stream);
     if let Err(error) = unsafe { result::free_sync(address as sys::CUdeviceptr) } {
         record_error("freeing GPU memory", error);

@@ -390,18 +390,16 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         false => format!("{},", kernels::specialization(&function, &extents)),
     };
     let schedule = schedule.map(|s| format!("{s},")).unwrap_or_default();
-    let gpu_pipeline = format!(
-        "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-gpu{{chip={}}})",
-        args.chip.as_deref().unwrap_or("sm_90")
-    );
-    let emulate_pipeline = format!(
-        "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm)"
-    );
+    // Stage II with the GPU schedule, where the GPU and emulated paths start.
+    let scheduled = format!("{specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind");
+    let gpu_pipeline =
+        format!("builtin.module({scheduled},sptir-stage2-to-gpu{{chip={}}})", args.chip.as_deref().unwrap_or("sm_90"));
+    let emulate_pipeline =
+        format!("builtin.module({scheduled},sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm)");
     let cpu_pipeline = format!("builtin.module({stage1}sptir-to-cpu)");
     if let Some(emit) = args.emit {
         // On a GPU device, the stages of the GPU path: stage II scheduled,
         // stage III with the launches, LLVM as the device would run it.
-        let scheduled = format!("{specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind");
         let on_gpu = args.device != Device::Cpu;
         let pipeline = match emit {
             Emit::Stage1 => None,
