@@ -409,6 +409,16 @@ fn bench_emulates_gpu_schedules_on_the_cpu() {
     emulate(&["--op", "sddmm", "--sddmm", "4,8,4,1"]);
     emulate(&["--op", "sddmm", "--sddmm", "2,16,2"]);
     emulate(&["--op", "spmm", "--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]);
+    // A schedule's error points at the line of the built-in program that
+    // `--emit stage1` prints: the iteration on line 10.
+    let too_wide = "sparse-pos-split{loop=csrmm.0 factor=2048},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.x}";
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--device", "emulate", "--schedule", too_wide]),
+        "csr_spmm (built-in, see --emit stage1):10:5: error: lower-loop-bindings: the loop bound to threadIdx.x",
+    );
+    let printed =
+        String::from_utf8_lossy(&bench(&["--op", "spmm", "--matrix", matrix, "--emit", "stage1"]).stdout).to_string();
+    assert!(printed.lines().nth(9).is_some_and(|line| line.contains("sparse_iter.iterate \"csrmm\"")), "{printed}");
 }
 
 #[test]

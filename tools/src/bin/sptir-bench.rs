@@ -307,7 +307,12 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             let function = find_kernel(&module, args.function.as_deref(), &params)?;
             (module, function)
         }
-        None => (builtin, builtin_function.to_string()),
+        // Built from Rust, the program has no source positions; printed and
+        // parsed again, its ops point into what `--emit stage1` prints.
+        None => {
+            let file = format!("{builtin_function} (built-in, see --emit stage1)");
+            (parse_module(&context, &builtin.as_operation().to_string(), &file)?, builtin_function.to_string())
+        }
     };
     // SDDMM in CSR has no spatial loop with uniform bounds below its rows,
     // so without a schedule the GPU gets one thread per row: walk the
