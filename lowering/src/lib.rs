@@ -6,6 +6,7 @@ pub mod accumulation_chain;
 pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
+pub mod clamp_guarded_loops;
 pub mod contract_float_ops;
 pub mod decompose_format;
 pub mod format_rules;
@@ -69,6 +70,7 @@ pub static PASSES: &[PassDef] = &[
     vectorize_loops::PASS,
     unroll_loops::PASS,
     hoist_invariant_guards::PASS,
+    clamp_guarded_loops::PASS,
     merge_alignment_versions::PASS,
     promote_accumulators::PASS,
     lower_atomic_accumulations::PASS,

@@ -53,7 +53,7 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 /// (`int-range-optimizations`: a lane's features below the feature size),
 /// then the loop-invariant work leaves the loops (structure reads, tail
 /// and alignment guards), marked loops become vector code or
-/// are unrolled, accumulators move to registers (adding atomically once where
+/// are unrolled, split loops left sequential end at their bound, accumulators move to registers (adding atomically once where
 /// threads share them), multiply-adds may become FMAs, and independent
 /// launches of one block shape fuse into one. Shared by the PTX pipeline and the
 /// CPU emulation of launches.
@@ -64,7 +64,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
         "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
-               loop-invariant-code-motion,hoist-invariant-loads,cse,merge-alignment-versions,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
                contract-float-ops,fuse-launches",
     defaults: "",
 };

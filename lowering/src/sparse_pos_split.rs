@@ -17,7 +17,7 @@ use crate::{
 use melior::{
     dialect::{arith, scf},
     ir::{
-        attribute::StringAttribute,
+        attribute::{Attribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
         Block, Region, RegionLike, Type, Value,
@@ -25,6 +25,10 @@ use melior::{
     Context,
 };
 use sptir_dialects::sparse_pos;
+
+/// Marks the guard of a split's last chunk, which `clamp-guarded-loops`
+/// turns into the loop's bound where the inner loop stays sequential.
+pub const SPLIT_GUARD: &str = "sptir.split_guard";
 
 pub const PASS: PassDef = PassDef {
     name: "SparsePosSplit",
@@ -141,6 +145,8 @@ fn split<'c>(
     } else {
         let inside = inside_inner.cmp(arith::CmpiPredicate::Ult, position, upper);
         let guard = inside_inner.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
+        unsafe { OperationRefMut::from_raw(guard.to_raw()) }
+            .set_discardable_attribute(SPLIT_GUARD, Attribute::unit(context));
         let then = Block::new(&[]);
         let end = then.append_operation(scf::r#yield(&[], location));
         if let Ok(region) = guard.region(0) {

@@ -1,0 +1,155 @@
+//! `clamp-guarded-loops`: a loop that `sparse-pos-split` left guarded and
+//! that stayed sequential (bound to no thread, not vectorized, not
+//! unrolled) stops at the split loop's end instead of testing every
+//! position: `for i in lb..ub { if b + i < n {A} }` becomes
+//! `for i in lb..min(ub, n - b) {A}`. The guard exists so that the inner
+//! loop keeps a constant trip count for threads, vectors and unrolling;
+//! a sequential loop gains nothing from it and runs `factor` iterations a
+//! chunk however few positions are left, which for a factor far above the
+//! loop's size is practically forever.
+//!
+//! Only the split's own guard (marked `sptir.split_guard`) is rewritten:
+//! it compares a position, which is never negative, with the loop's end,
+//! so the signed minimum is the unsigned comparison's bound. The loop
+//! body must be that guard plus pure arithmetic, so that skipping the
+//! iterations the guard refused skips nothing else. A loop with a barrier
+//! or shuffle keeps its guard where the new bound would differ between
+//! threads (all threads must meet the same barriers).
+
+use crate::{
+    axis::detach,
+    ir_builder::{erase, move_until_terminator, Builder},
+    ir_query::{defined_outside, holds_sync, op_name, speculatable, thread_dependent},
+    pass_registry::{PassDef, PassFailed, PassOptions},
+    sparse_pos_split::SPLIT_GUARD,
+};
+use melior::{
+    dialect::arith,
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
+        RegionLike, Value,
+    },
+    Context,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "ClampGuardedLoops",
+    argument: "clamp-guarded-loops",
+    description: "Turn a sequential split loop's guard into the loop's upper bound",
+    options: &[],
+    dependent_dialects: "arith,scf",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    for guard in crate::ir_query::marked_ops(root, SPLIT_GUARD) {
+        if let Some((loop_op, bound)) = clampable(guard) {
+            clamp(context, loop_op, guard, &bound);
+        }
+    }
+    Ok(())
+}
+
+/// The loop `guard` can bound and the guard's bound as `(n, [b...])`:
+/// the guard tests `b_1 + ... + i < n` with `n` and the `b`s known before
+/// the loop and `i` its induction variable.
+fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, (Value<'c, 'c>, Vec<Value<'c, 'c>>))> {
+    if op_name(&guard) != "scf.if" || guard.result_count() != 0 || !region_empty(guard, 1) {
+        return None;
+    }
+    let loop_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(guard.parent_operation()?.to_raw()) };
+    if op_name(&loop_op) != "scf.for" || loop_op.result_count() != 0 {
+        return None;
+    }
+    let body = loop_op.region(0).ok()?.first_block()?;
+    let induction: Value = detach(body.argument(0).ok()?.into());
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op != guard && op_name(&op) != "scf.yield" && !speculatable(&op) {
+            return None;
+        }
+    }
+    let condition = defining(detach(guard.operand(0).ok()?))?;
+    if op_name(&condition) != "arith.cmpi" || !is_less_than(condition) {
+        return None;
+    }
+    let position = detach(condition.operand(0).ok()?);
+    let end = detach(condition.operand(1).ok()?);
+    if !defined_outside(end, loop_op) {
+        return None;
+    }
+    let mut base = Vec::new();
+    if sum_terms(position, induction, loop_op, &mut base, 0)? != 1 {
+        return None;
+    }
+    if holds_sync(loop_op) && (thread_dependent(end) || base.iter().any(|&b| thread_dependent(b))) {
+        return None;
+    }
+    Some((loop_op, (end, base)))
+}
+
+/// `ult` or `slt`: the split's guard is `ult`, and a canonicalization may
+/// not change it into anything else that still bounds from above.
+fn is_less_than(cmpi: OperationRef<'_, '_>) -> bool {
+    let predicate =
+        cmpi.attribute("predicate").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok());
+    // arith's CmpIPredicate: slt = 2, ult = 6.
+    predicate.is_some_and(|p| matches!(p.value(), 2 | 6))
+}
+
+/// Splits `value` into `induction` plus terms known before `loop_op`;
+/// returns how many times `induction` occurs (`None`: not such a sum).
+fn sum_terms<'c>(
+    value: Value<'c, 'c>,
+    induction: Value<'c, 'c>,
+    loop_op: OperationRef<'c, 'c>,
+    terms: &mut Vec<Value<'c, 'c>>,
+    depth: usize,
+) -> Option<usize> {
+    if value == induction {
+        return Some(1);
+    }
+    if defined_outside(value, loop_op) {
+        terms.push(value);
+        return Some(0);
+    }
+    let op = defining(value)?;
+    if op_name(&op) != "arith.addi" || depth > 16 {
+        return None;
+    }
+    let left = sum_terms(detach(op.operand(0).ok()?), induction, loop_op, terms, depth + 1)?;
+    let right = sum_terms(detach(op.operand(1).ok()?), induction, loop_op, terms, depth + 1)?;
+    Some(left + right)
+}
+
+fn defining<'c>(value: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let result = OperationResult::try_from(value).ok()?;
+    Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
+}
+
+fn region_empty(op: OperationRef<'_, '_>, index: usize) -> bool {
+    op.region(index).ok().and_then(|r| r.first_block()).is_none()
+}
+
+fn clamp<'c>(
+    context: &'c Context,
+    loop_op: OperationRef<'c, 'c>,
+    guard: OperationRef<'c, 'c>,
+    (end, base): &(Value<'c, 'c>, Vec<Value<'c, 'c>>),
+) {
+    let Some(builder) = Builder::before(context, loop_op) else { return };
+    let builder = builder.at(guard.location());
+    let left = base.iter().fold(*end, |left, &b| builder.sub(left, b));
+    let Ok(upper) = loop_op.operand(1) else { return };
+    let clamped = builder.value(arith::minsi(detach(upper), left, guard.location()));
+    unsafe { OperationRefMut::from_raw(loop_op.to_raw()) }.set_operand(1, clamped);
+    if let Some(block) = guard.region(0).ok().and_then(|r| r.first_block()) {
+        move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), guard);
+    }
+    erase(guard);
+}

@@ -1,0 +1,135 @@
+// RUN: sptir-opt %s --split-input-file -p 'builtin.module(clamp-guarded-loops)' | FileCheck %s
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=1000000},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-launches)' | FileCheck %s --check-prefix=SPLIT
+
+// A split's guard in a sequential loop becomes its bound: the loop runs
+// min(factor, n - chunk start) positions, and its body is the guarded one.
+// CHECK-LABEL: func.func @sequential_chunk
+//       CHECK: scf.for %[[O:.*]] = %c0 to %arg2 step %c1 {
+//  CHECK-NEXT:   %[[START:.*]] = arith.muli %[[O]], %c8
+//  CHECK-NEXT:   %[[LEFT:.*]] = arith.subi %arg1, %[[START]]
+//  CHECK-NEXT:   %[[END:.*]] = arith.minsi %c8, %[[LEFT]]
+//  CHECK-NEXT:   scf.for %[[I:.*]] = %c0 to %[[END]] step %c1 {
+//  CHECK-NEXT:     %[[P:.*]] = arith.addi %[[START]], %[[I]]
+//  CHECK-NEXT:     %{{.*}} = arith.cmpi ult, %[[P]], %arg1
+//  CHECK-NEXT:     memref.store %arg3, %arg0[%[[P]]]
+//  CHECK-NEXT:   }
+func.func @sequential_chunk(%x: memref<?xf32>, %n: index, %chunks: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %o = %c0 to %chunks step %c1 {
+    %start = arith.muli %o, %c8 : index
+    scf.for %i = %c0 to %c8 step %c1 {
+      %p = arith.addi %start, %i : index
+      %in = arith.cmpi ult, %p, %n : index
+      scf.if %in {
+        memref.store %v, %x[%p] : memref<?xf32>
+      } {sptir.split_guard}
+    }
+  }
+  return
+}
+
+// -----
+
+// Several terms before the loop (a row's first non-zero and the chunk's
+// start) all leave the bound.
+// CHECK-LABEL: func.func @nested_sum
+//       CHECK: %[[A:.*]] = arith.subi %arg1, %arg2
+//  CHECK-NEXT: %[[B:.*]] = arith.subi %[[A]], %arg3
+//  CHECK-NEXT: %[[END:.*]] = arith.minsi %c8, %[[B]]
+//  CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[END]] step %c1 {
+//   CHECK-NOT:   scf.if
+func.func @nested_sum(%x: memref<?xf32>, %n: index, %row: index, %start: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %q = arith.addi %start, %i : index
+    %p = arith.addi %row, %q : index
+    %in = arith.cmpi ult, %p, %n : index
+    scf.if %in {
+      memref.store %v, %x[%p] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  return
+}
+
+// -----
+
+// Kept: a store outside the guard (skipping iterations would skip it), an
+// else branch, a test that is not an upper bound, a guard that is not a
+// split's, and a position twice the loop's variable.
+// CHECK-LABEL: func.func @kept
+//   CHECK-NOT: arith.minsi
+//       CHECK: return
+func.func @kept(%x: memref<?xf32>, %n: index, %v: f32, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.store %v, %x[%i] : memref<?xf32>
+    %in = arith.cmpi ult, %i, %n : index
+    scf.if %in {
+      memref.store %v, %x[%i] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    %in = arith.cmpi ult, %i, %n : index
+    scf.if %in {
+      memref.store %v, %x[%i] : memref<?xf32>
+    } else {
+      memref.store %v, %x[%c0] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    %in = arith.cmpi uge, %i, %n : index
+    scf.if %in {
+      memref.store %v, %x[%i] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    %in = arith.cmpi ult, %i, %n : index
+    scf.if %in {
+      memref.store %v, %x[%i] : memref<?xf32>
+    }
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    %p = arith.addi %i, %i : index
+    %in = arith.cmpi ult, %p, %n : index
+    scf.if %in {
+      memref.store %v, %x[%p] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  return
+}
+
+// -----
+
+// With a barrier in the loop, a bound that differs between threads would
+// have threads meet different barriers: the guard stays.
+// CHECK-LABEL: func.func @barrier
+//   CHECK-NOT: arith.minsi
+//       CHECK: scf.if
+func.func @barrier(%x: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %t = gpu.thread_id x
+  scf.for %i = %c0 to %c8 step %c1 {
+    %p = arith.addi %t, %i : index
+    %in = arith.cmpi ult, %p, %n : index
+    scf.if %in {
+      memref.store %v, %x[%p] : memref<?xf32>
+      gpu.barrier
+    } {sptir.split_guard}
+  }
+  return
+}
+
+// The split feature loop left sequential in a block-per-row kernel ends
+// at the feature size, not after a million guarded steps.
+// SPLIT:      %[[END:.*]] = arith.minsi
+// SPLIT-NEXT: scf.for %{{.*}} = %c0 to %[[END]] step %c1 {
+// SPLIT-NOT:    scf.if
+// SPLIT:      } {sptir.kind = "spatial", sptir.label = "csrmm.2.i"}
