@@ -24,10 +24,10 @@ use melior::{
     dialect::{arith, memref, ods::gpu},
     ir::{
         attribute::{Attribute, IntegerAttribute},
-        block::BlockLike,
+        block::{BlockLike, BlockRef},
         operation::{OperationLike, OperationRef},
         r#type::{IntegerType, TypeLike},
-        Value, ValueLike,
+        RegionLike, Value, ValueLike,
     },
     Context,
 };
@@ -44,13 +44,23 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    let mut forwarded = Vec::new();
     for store in marked_ops(root, SHUFFLE) {
-        lower(context, store)?;
+        if let Some(pair) = lower(context, store)? {
+            forwarded.push(pair);
+        }
     }
+    erase_overwritten(&forwarded);
     Ok(())
 }
 
-fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+/// Lowers one marked store; where the element's zeroing is in an
+/// enclosing block, returns it with the block of the first lane's
+/// store, which writes the element without reading it.
+fn lower<'c>(
+    context: &'c Context,
+    store: OperationRef<'c, 'c>,
+) -> Result<Option<(OperationRef<'c, 'c>, BlockRef<'c, 'c>)>, PassFailed> {
     let location = store.location();
     let cluster = store
         .attribute(SHUFFLE)
@@ -81,6 +91,8 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
     }
     // Before the reduction goes in between.
     let zeroing = lane_uniform_store_before(store, split.init, &split.place);
+    let store_block =
+        store.block().ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: op is not in a block"))?;
     let builder = Builder::before(context, store)
         .ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: op is not in a block"))?
         .at(location);
@@ -116,20 +128,49 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
         |_| Vec::new(),
     );
     split.finish(store);
-    if let Some(zeroing) = zeroing {
-        erase(zeroing);
+    match zeroing {
+        Some(zeroing) if zeroing.block() == Some(store_block) => {
+            erase(zeroing);
+            Ok(None)
+        }
+        Some(zeroing) => Ok(Some((zeroing, store_block))),
+        None => Ok(None),
     }
-    Ok(())
+}
+
+/// Erases a zeroing that every path past it overwrites: each region of
+/// the op after it (the alignment versions of a vectorized sum) holds,
+/// directly in its block, a first lane's store that wrote the element
+/// from the zeroing's value. The other lanes then no longer store to the
+/// element that the first lane writes after the shuffle.
+fn erase_overwritten<'c>(forwarded: &[(OperationRef<'c, 'c>, BlockRef<'c, 'c>)]) {
+    let mut zeroings: Vec<OperationRef<'c, 'c>> = forwarded.iter().map(|&(zeroing, _)| zeroing).collect();
+    zeroings.dedup();
+    for zeroing in zeroings {
+        let blocks: Vec<BlockRef<'c, 'c>> =
+            forwarded.iter().filter(|&&(z, _)| z == zeroing).map(|&(_, block)| block).collect();
+        let Some(versions) = blocks[0].parent_operation() else { continue };
+        let covered = versions.block() == zeroing.block()
+            && versions.regions().all(|region| {
+                region
+                    .first_block()
+                    .is_some_and(|block| block.next_in_region().is_none() && blocks.iter().any(|&b| b == block))
+            });
+        if covered {
+            erase(zeroing);
+        }
+    }
 }
 
 /// The plain store of one value to the accumulated element (its zeroing,
-/// say) that every lane of the row makes in the accumulation's block
-/// before the old value is loaded, with nothing from there to the
-/// accumulation touching that memref or meeting other threads. The first
-/// lane makes it too and then overwrites the element with the total, so
-/// it may instead add the total to the stored value: the other lanes'
-/// stores and its load of the element go (and no lane's store can land
-/// after the first lane's).
+/// say) that every lane of the row makes before the old value is loaded,
+/// with nothing from there to the accumulation touching that memref or
+/// meeting other threads: in the accumulation's block, or in an enclosing
+/// one around the `scf.if`s that hold it (never around a loop, whose
+/// later iterations would read the sums of earlier ones). The first lane
+/// may then add the total to the stored value instead of loading it back;
+/// in the same block, the other lanes' stores go too (the first lane's
+/// store overwrites them, and no lane's store can land after it).
 fn lane_uniform_store_before<'c>(
     store: OperationRef<'c, 'c>,
     init: OperationRef<'c, 'c>,
@@ -139,37 +180,64 @@ fn lane_uniform_store_before<'c>(
     if init.block()? != block {
         return None;
     }
-    let mut candidate = None;
-    let mut past_init = false;
-    let mut current = block.first_operation();
+    // Nothing between the load and the accumulation may touch the element.
+    let mut current = init.next_in_block();
     while let Some(op) = current {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         if op == store {
-            return candidate;
+            break;
+        }
+        if touches_memref_or_syncs(op, place[0]) {
+            return None;
         }
         current = op.next_in_block();
-        if op == init {
-            candidate?;
-            past_init = true;
-            continue;
+    }
+    let mut anchor = init;
+    loop {
+        match last_store_before(anchor, place) {
+            Before::Store(zeroing) => return Some(zeroing),
+            Before::Touched => return None,
+            Before::Nothing => {}
         }
+        let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(anchor.parent_operation()?.to_raw()) };
+        if op_name(&parent) != "scf.if" {
+            return None;
+        }
+        anchor = parent;
+    }
+}
+
+enum Before<'c> {
+    /// A lane-uniform store to the element, nothing touching it after.
+    Store(OperationRef<'c, 'c>),
+    /// Something after the last such store touches the memref or syncs.
+    Touched,
+    /// Neither: the element is as it was on entering the block.
+    Nothing,
+}
+
+/// What happens to the element in `anchor`'s block before `anchor`.
+fn last_store_before<'c>(anchor: OperationRef<'c, 'c>, place: &[Value<'c, 'c>]) -> Before<'c> {
+    let mut found = Before::Nothing;
+    let mut current = anchor.block().and_then(|b| b.first_operation());
+    while let Some(op) = current {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op == anchor {
+            break;
+        }
+        current = op.next_in_block();
         let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
         let plain_store = op_name(&op) == "memref.store"
             && !op.has_attribute(SHUFFLE)
             && !op.has_attribute(ATOMIC)
             && operands[1..] == *place;
-        if !past_init && plain_store && !depends_on_launch_ids(operands[0], 3..4) {
-            candidate = Some(op);
-            continue;
-        }
-        let touches = touches_memref_or_syncs(op, place[0]);
-        match (touches, past_init) {
-            (true, true) => return None,
-            (true, false) => candidate = None,
-            _ => {}
+        if plain_store && !depends_on_launch_ids(operands[0], 3..4) {
+            found = Before::Store(op);
+        } else if touches_memref_or_syncs(op, place[0]) {
+            found = Before::Touched;
         }
     }
-    None
+    found
 }
 
 /// The launch's threadIdx.x, after checking that nothing around `store`

@@ -71,6 +71,90 @@ func.func @zeroed(%out: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {
 
 // -----
 
+// The zeroing sits before the alignment versions of a vectorized sum:
+// each version's first lane adds its total to the zero, and as both write
+// the element, no lane stores the zero any more.
+// CHECK-LABEL: func.func @zeroed_before_versions
+//       CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+//   CHECK-NOT: memref.store
+//       CHECK: scf.if %arg3 {
+//       CHECK:   %[[T1:.*]] = gpu.subgroup_reduce add
+//       CHECK:   scf.if
+//  CHECK-NEXT:     arith.addf %[[Z]], %[[T1]]
+//  CHECK-NEXT:     memref.store
+//       CHECK: } else {
+//       CHECK:   %[[T2:.*]] = gpu.subgroup_reduce add
+//       CHECK:   scf.if
+//  CHECK-NEXT:     arith.addf %[[Z]], %[[T2]]
+//  CHECK-NEXT:     memref.store
+//   CHECK-NOT: memref.load %arg0
+//       CHECK: gpu.terminator
+func.func @zeroed_before_versions(%out: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>, %aligned: i1) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %out[%bx] : memref<?xf32>
+    scf.if %aligned {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %old = memref.load %out[%bx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    } else {
+      %v = memref.load %y[%tx] : memref<?xf32>
+      %old = memref.load %out[%bx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Only one branch accumulates: the first lane still adds to the zero, but
+// the zeroing stays for the path that does not write the element. Around
+// a loop, a later iteration must read the sum of an earlier one: the
+// element is loaded back.
+// CHECK-LABEL: func.func @zeroed_partly
+//       CHECK: memref.store %{{.*}}, %arg0
+//       CHECK: scf.if %arg3 {
+//       CHECK:   scf.if
+//  CHECK-NEXT:     arith.addf %cst, %{{.*}}
+//  CHECK-NEXT:     memref.store
+//       CHECK: memref.store %{{.*}}, %arg1
+//       CHECK: scf.for
+//       CHECK:   scf.if
+//  CHECK-NEXT:     memref.load %arg1
+func.func @zeroed_partly(%out: memref<?xf32>, %out2: memref<?xf32>, %x: memref<?xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %out[%bx] : memref<?xf32>
+    scf.if %c {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %old = memref.load %out[%bx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    }
+    memref.store %zero, %out2[%bx] : memref<?xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %old = memref.load %out2[%bx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out2[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // The stored value differs from lane to lane, and another element of the
 // memref is read between the zeroing and the load: the stores stay and
 // the first lane reads the element back.
