@@ -3,6 +3,7 @@
 //! textual pipeline can name them.
 
 pub mod accumulation_chain;
+pub mod align_workgroup_memory;
 pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
@@ -79,6 +80,7 @@ pub static PASSES: &[PassDef] = &[
     lower_math_to_nvvm::PASS,
     fuse_launches::PASS,
     place_device_memory::PASS,
+    align_workgroup_memory::PASS,
     contract_float_ops::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,

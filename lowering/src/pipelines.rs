@@ -79,7 +79,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-stage2-to-gpu",
     description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "sptir-stage2-to-launches,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,\
+    elements: "sptir-stage2-to-launches,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,math-expand-ops,lower-math-to-nvvm,\
                lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\

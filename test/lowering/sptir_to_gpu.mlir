@@ -50,8 +50,8 @@
 // with shared-memory instructions, a barrier after the copy and one after
 // the chunk's walk (laid out at the loop's latch, before the copy).
 // SHARED: .visible .entry csr_spmm_kernel(
-// SHARED-SAME: .shared .align 4 .b8 {{[^[]*}}[128];
-// SHARED-SAME: .shared .align 4 .b8 {{[^[]*}}[128];
+// SHARED-SAME: .shared .align 16 .b8 {{[^[]*}}[128];
+// SHARED-SAME: .shared .align 16 .b8 {{[^[]*}}[128];
 // SHARED-SAME: bar.sync{{.*}}st.shared.b32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.s32{{.*}}ld.shared.b32
 
 // Each non-zero's dot product on 16 lanes: the lanes' sums meet in four
