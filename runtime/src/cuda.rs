@@ -13,8 +13,12 @@ use crate::cpu::{CpuKernel, ExecError, KernelArg, RawArg};
 use cudarc::driver::{result, sys};
 use melior::ir::Module;
 use std::{
+    cell::RefCell,
     ffi::{c_void, CStr},
-    sync::{Mutex, OnceLock},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        OnceLock,
+    },
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +27,10 @@ pub enum CudaError {
     NoDriver,
     #[error("CUDA: {0}")]
     Driver(String),
+    /// A kernel faulted (an illegal address, say): CUDA keeps the error in
+    /// the context, and every later call in this process fails with it.
+    #[error("CUDA: {0} (the GPU context is lost: nothing more can run on the GPU in this process)")]
+    ContextLost(String),
     #[error("the JIT could not compile the host module (is it lowered by sptir-stage2-to-gpu?)")]
     Compile,
     #[error("the compiled module has no function '{0}'")]
@@ -33,8 +41,46 @@ pub enum CudaError {
     Signature(String),
 }
 
+/// Set once an error has poisoned the process's CUDA context.
+static CONTEXT_LOST: AtomicBool = AtomicBool::new(false);
+
+/// Errors after which the context is unusable (CUDA's "sticky" errors).
+fn is_sticky(error: result::DriverError) -> bool {
+    use sys::CUresult::*;
+    matches!(
+        error.0,
+        CUDA_ERROR_ILLEGAL_ADDRESS
+            | CUDA_ERROR_LAUNCH_FAILED
+            | CUDA_ERROR_LAUNCH_TIMEOUT
+            | CUDA_ERROR_MISALIGNED_ADDRESS
+            | CUDA_ERROR_INVALID_ADDRESS_SPACE
+            | CUDA_ERROR_INVALID_PC
+            | CUDA_ERROR_ILLEGAL_INSTRUCTION
+            | CUDA_ERROR_HARDWARE_STACK_ERROR
+            | CUDA_ERROR_ASSERT
+            | CUDA_ERROR_ECC_UNCORRECTABLE
+    )
+}
+
 pub(crate) fn driver(error: result::DriverError) -> CudaError {
+    if is_sticky(error) {
+        CONTEXT_LOST.store(true, Ordering::SeqCst);
+        return CudaError::ContextLost(format!("{error:?}"));
+    }
     CudaError::Driver(format!("{error:?}"))
+}
+
+/// Whether a kernel fault has made the GPU unusable for this process.
+pub fn context_lost() -> bool {
+    CONTEXT_LOST.load(Ordering::SeqCst)
+}
+
+/// A lost context fails every later use at once, saying why.
+fn usable() -> Result<(), CudaError> {
+    match CONTEXT_LOST.load(Ordering::SeqCst) {
+        true => Err(CudaError::ContextLost("an earlier kernel failed".into())),
+        false => Ok(()),
+    }
 }
 
 /// The primary context of device 0, made current on first use.
@@ -65,36 +111,78 @@ pub fn available() -> bool {
     context().is_ok()
 }
 
-/// What the `mgpu*` functions report back: the first error, and the time
-/// of the kernels launched since the last reset.
+/// What the `mgpu*` functions report back to the thread whose host code
+/// called them (the JIT-compiled host function runs on the caller's
+/// thread): the first error, and the time of the kernels launched since
+/// the last reset.
+#[derive(Default)]
 struct Launches {
-    error: Option<String>,
+    error: Option<CudaError>,
     kernel_ms: f32,
-    /// Start and end events of launches not yet synchronized, as addresses:
-    /// event handles are plain pointers that any thread may use.
-    pending: Vec<(usize, usize)>,
+    /// Start and end events of launches not yet synchronized.
+    pending: Vec<(sys::CUevent, sys::CUevent)>,
 }
 
-static LAUNCHES: Mutex<Launches> = Mutex::new(Launches { error: None, kernel_ms: 0.0, pending: Vec::new() });
+thread_local! {
+    static LAUNCHES: RefCell<Launches> = RefCell::new(Launches::default());
+}
 
-fn record_error(what: &str, error: impl std::fmt::Debug) {
-    if let Ok(mut launches) = LAUNCHES.lock() {
-        launches.error.get_or_insert_with(|| format!("{what}: {error:?}"));
-    }
+fn with_launches<T>(f: impl FnOnce(&mut Launches) -> T) -> T {
+    LAUNCHES.with(|launches| f(&mut launches.borrow_mut()))
+}
+
+fn record(error: CudaError) {
+    with_launches(|launches| {
+        launches.error.get_or_insert(error);
+    });
+}
+
+fn record_error(what: &str, message: impl std::fmt::Display) {
+    record(CudaError::Driver(format!("{what}: {message}")));
+}
+
+fn record_driver_error(what: &str, error: result::DriverError) {
+    record(match driver(error) {
+        CudaError::ContextLost(message) => CudaError::ContextLost(format!("{what}: {message}")),
+        _ => CudaError::Driver(format!("{what}: {error:?}")),
+    });
 }
 
 fn failed() -> bool {
-    LAUNCHES.lock().map(|l| l.error.is_some()).unwrap_or(true)
+    with_launches(|launches| launches.error.is_some())
+}
+
+fn destroy_events(start: sys::CUevent, end: sys::CUevent) {
+    unsafe {
+        let _ = result::event::destroy(start);
+        let _ = result::event::destroy(end);
+    }
 }
 
 // The `mgpu*` interface the GPU-to-LLVM lowering calls. They cannot return
 // errors, so they record the first one and turn the rest into no-ops.
 
+/// Loads the PTX, keeping the driver's compile log for the error. The
+/// optimization level MLIR passes is its LLVM level; the driver's JIT
+/// keeps its own default, the highest.
 extern "C" fn mgpu_module_load_jit(data: *mut c_void, _opt_level: i32) -> *mut c_void {
-    match unsafe { result::module::load_data(data) } {
-        Ok(module) => module as *mut c_void,
+    let mut log = vec![0u8; 16 * 1024];
+    let mut options =
+        [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+    let mut values = [log.as_mut_ptr() as *mut c_void, (log.len() - 1) as *mut c_void];
+    let mut module: sys::CUmodule = std::ptr::null_mut();
+    let loaded = unsafe {
+        sys::cuModuleLoadDataEx(&mut module, data, options.len() as u32, options.as_mut_ptr(), values.as_mut_ptr())
+            .result()
+    };
+    match loaded {
+        Ok(()) => module as *mut c_void,
         Err(error) => {
-            record_error("loading the PTX module", error);
+            let text = CStr::from_bytes_until_nul(&log).map(|t| t.to_string_lossy().trim().to_string());
+            match text {
+                Ok(text) if !text.is_empty() => record_error("loading the PTX module", format!("{error:?}: {text}")),
+                _ => record_driver_error("loading the PTX module", error),
+            }
             std::ptr::null_mut()
         }
     }
@@ -113,7 +201,7 @@ extern "C" fn mgpu_module_get_function(module: *mut c_void, name: *const i8) -> 
     match unsafe { result::module::get_function(module as sys::CUmodule, CStr::from_ptr(name).to_owned()) } {
         Ok(function) => function as *mut c_void,
         Err(error) => {
-            record_error("finding the kernel", error);
+            record_driver_error("finding the kernel", error);
             std::ptr::null_mut()
         }
     }
@@ -123,7 +211,7 @@ extern "C" fn mgpu_stream_create() -> *mut c_void {
     match result::stream::create(result::stream::StreamKind::NonBlocking) {
         Ok(stream) => stream as *mut c_void,
         Err(error) => {
-            record_error("creating a stream", error);
+            record_driver_error("creating a stream", error);
             std::ptr::null_mut()
         }
     }
@@ -158,7 +246,8 @@ extern "C" fn mgpu_launch_kernel(
         return;
     }
     let dims = [grid_x, grid_y, grid_z, block_x, block_y, block_z];
-    if dims.iter().any(|&d| d > u32::MAX as i64) || block_x * block_y * block_z > 1024 {
+    let threads = block_x.checked_mul(block_y).and_then(|t| t.checked_mul(block_z));
+    if dims.iter().any(|&d| d > u32::MAX as i64) || threads.is_none_or(|t| t > 1024) {
         record_error(
             "launching the kernel",
             format!("launch dimensions {dims:?} exceed the device's limits (at most 1024 threads per block)"),
@@ -166,16 +255,21 @@ extern "C" fn mgpu_launch_kernel(
         return;
     }
     let stream = stream as sys::CUstream;
-    let events = (|| -> Result<(sys::CUevent, sys::CUevent), result::DriverError> {
-        let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)?;
-        let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)?;
-        unsafe { result::event::record(start, stream)? };
-        Ok((start, end))
-    })();
-    let (start, end) = match events {
-        Ok(events) => events,
-        Err(error) => return record_error("creating timing events", error),
+    let start = match result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT) {
+        Ok(event) => event,
+        Err(error) => return record_driver_error("creating timing events", error),
     };
+    let end = match result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT) {
+        Ok(event) => event,
+        Err(error) => {
+            destroy_events(start, std::ptr::null_mut());
+            return record_driver_error("creating timing events", error);
+        }
+    };
+    if let Err(error) = unsafe { result::event::record(start, stream) } {
+        destroy_events(start, end);
+        return record_driver_error("recording a timing event", error);
+    }
     let launched = unsafe {
         sys::cuLaunchKernel(
             function as sys::CUfunction,
@@ -193,14 +287,14 @@ extern "C" fn mgpu_launch_kernel(
         .result()
     };
     if let Err(error) = launched {
-        return record_error("launching the kernel", error);
+        destroy_events(start, end);
+        return record_driver_error("launching the kernel", error);
     }
     if let Err(error) = unsafe { result::event::record(end, stream) } {
-        return record_error("recording a timing event", error);
+        destroy_events(start, end);
+        return record_driver_error("recording a timing event", error);
     }
-    if let Ok(mut launches) = LAUNCHES.lock() {
-        launches.pending.push((start as usize, end as usize));
-    }
+    with_launches(|launches| launches.pending.push((start, end)));
 }
 
 extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
@@ -208,18 +302,14 @@ extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
         return;
     }
     if let Err(error) = unsafe { result::stream::synchronize(stream as sys::CUstream) } {
-        return record_error("running the kernel", error);
+        return record_driver_error("running the kernel", error);
     }
-    let Ok(mut launches) = LAUNCHES.lock() else { return };
-    for (start, end) in std::mem::take(&mut launches.pending) {
-        let (start, end) = (start as sys::CUevent, end as sys::CUevent);
-        if let Ok(ms) = unsafe { result::event::elapsed(start, end) } {
-            launches.kernel_ms += ms;
+    for (start, end) in with_launches(|launches| std::mem::take(&mut launches.pending)) {
+        match unsafe { result::event::elapsed(start, end) } {
+            Ok(ms) => with_launches(|launches| launches.kernel_ms += ms),
+            Err(error) => record_driver_error("timing the kernel", error),
         }
-        unsafe {
-            let _ = result::event::destroy(start);
-            let _ = result::event::destroy(end);
-        }
+        destroy_events(start, end);
     }
 }
 
@@ -232,7 +322,7 @@ extern "C" fn mgpu_mem_alloc(bytes: u64, _stream: *mut c_void, _host_shared: i8)
     match unsafe { result::malloc_sync(bytes as usize) } {
         Ok(address) => address as *mut c_void,
         Err(error) => {
-            record_error(&format!("allocating {bytes} bytes of GPU memory"), error);
+            record_driver_error(&format!("allocating {bytes} bytes of GPU memory"), error);
             std::ptr::null_mut()
         }
     }
@@ -246,7 +336,7 @@ extern "C" fn mgpu_mem_free(address: *mut c_void, stream: *mut c_void) {
     // on the free's, before the memory goes.
     mgpu_stream_synchronize(stream);
     if let Err(error) = unsafe { result::free_sync(address as sys::CUdeviceptr) } {
-        record_error("freeing GPU memory", error);
+        record_driver_error("freeing GPU memory", error);
     }
 }
 
@@ -267,13 +357,16 @@ pub fn runtime_symbols() -> [(&'static str, *mut c_void); 9] {
     SYMBOLS
 }
 
-/// Takes the recorded error and kernel time, resetting both.
+/// Takes the recorded error and kernel time, resetting this thread's
+/// launch state (events never synchronized are dropped).
 fn take_launches() -> Result<f32, CudaError> {
-    let mut launches = LAUNCHES.lock().map_err(|_| CudaError::Driver("launch state poisoned".into()))?;
-    let kernel_ms = std::mem::take(&mut launches.kernel_ms);
-    match launches.error.take() {
-        Some(error) => Err(CudaError::Driver(error)),
-        None => Ok(kernel_ms),
+    let launches = with_launches(std::mem::take);
+    for (start, end) in launches.pending {
+        destroy_events(start, end);
+    }
+    match launches.error {
+        Some(error) => Err(error),
+        None => Ok(launches.kernel_ms),
     }
 }
 
@@ -344,7 +437,9 @@ impl GpuKernel {
     /// kernels onto the device.
     pub fn compile(module: &Module<'_>, opt_level: usize) -> Result<Self, CudaError> {
         context()?;
-        take_launches()?;
+        usable()?;
+        // What an earlier, failed call left behind is not this call's.
+        let _ = take_launches();
         let host = CpuKernel::compile_with_symbols(module, opt_level, &SYMBOLS).map_err(exec)?;
         take_launches()?;
         Ok(Self { host })
@@ -354,6 +449,7 @@ impl GpuKernel {
     /// function, copies outputs back. Returns the kernels' time in ms.
     pub fn run(&self, function: &str, args: &mut [KernelArg<'_>]) -> Result<f32, CudaError> {
         context()?;
+        usable()?;
         let mut buffers: Vec<Option<DeviceBuffer>> = Vec::new();
         for arg in args.iter() {
             buffers.push(match arg {
@@ -371,7 +467,11 @@ impl GpuKernel {
                 None => arg.raw(),
             })
             .collect();
-        take_launches()?;
+        // Copies from pageable memory may still be in flight when
+        // cuMemcpyHtoD returns, and the kernels' non-blocking streams do
+        // not wait for them.
+        result::ctx::synchronize().map_err(driver)?;
+        let _ = take_launches();
         let invoked = self.host.run_raw(function, &raw);
         let kernel_ms = take_launches()?;
         invoked.map_err(exec)?;

@@ -45,12 +45,9 @@ impl Drop for Session {
     }
 }
 
-fn session(
-    a: &Csr,
-    indptr: &DeviceBuffer,
-    indices: &DeviceBuffer,
-    values: &DeviceBuffer,
-) -> Result<Session, CudaError> {
+/// A driver, a device and cuSPARSE, checked before anything touches the
+/// GPU (and the context made current on this thread).
+fn check_available() -> Result<(), CudaError> {
     if !cuda::available() {
         return Err(CudaError::NoDriver);
     }
@@ -59,6 +56,15 @@ fn session(
             "cuSPARSE (libcusparse.so.12) not found; add the CUDA toolkit's lib folder to LD_LIBRARY_PATH".into(),
         ));
     }
+    Ok(())
+}
+
+fn session(
+    a: &Csr,
+    indptr: &DeviceBuffer,
+    indices: &DeviceBuffer,
+    values: &DeviceBuffer,
+) -> Result<Session, CudaError> {
     let mut session = Session { handle: std::ptr::null_mut(), sparse: std::ptr::null_mut(), dense: Vec::new() };
     unsafe {
         check(sp::cusparseCreate(&mut session.handle), "create")?;
@@ -114,19 +120,29 @@ fn time(reps: usize, mut call: impl FnMut() -> Result<(), CudaError>) -> Result<
     call()?;
     result::ctx::synchronize().map_err(driver)?;
     let start = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(driver)?;
-    let end = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(driver)?;
+    let end = match result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT) {
+        Ok(end) => end,
+        Err(error) => {
+            let _ = unsafe { result::event::destroy(start) };
+            return Err(driver(error));
+        }
+    };
     let mut samples = Vec::with_capacity(reps.max(1));
-    for _ in 0..reps.max(1) {
-        unsafe { result::event::record(start, std::ptr::null_mut()) }.map_err(driver)?;
-        call()?;
-        unsafe { result::event::record(end, std::ptr::null_mut()) }.map_err(driver)?;
-        unsafe { result::event::synchronize(end) }.map_err(driver)?;
-        samples.push(unsafe { result::event::elapsed(start, end) }.map_err(driver)?);
-    }
+    let timed = (|| {
+        for _ in 0..reps.max(1) {
+            unsafe { result::event::record(start, std::ptr::null_mut()) }.map_err(driver)?;
+            call()?;
+            unsafe { result::event::record(end, std::ptr::null_mut()) }.map_err(driver)?;
+            unsafe { result::event::synchronize(end) }.map_err(driver)?;
+            samples.push(unsafe { result::event::elapsed(start, end) }.map_err(driver)?);
+        }
+        Ok(())
+    })();
     unsafe {
         let _ = result::event::destroy(start);
         let _ = result::event::destroy(end);
     }
+    timed?;
     samples.sort_by(|x, y| x.total_cmp(y));
     Ok(samples[samples.len() / 2])
 }
@@ -134,6 +150,7 @@ fn time(reps: usize, mut call: impl FnMut() -> Result<(), CudaError>) -> Result<
 /// `C = A B` with `cusparseSpMM`; `b` is `cols x feat` row-major. Returns
 /// C (`rows x feat`), the best median time in ms and the algorithm's name.
 pub fn spmm(a: &Csr, b: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f32, String), CudaError> {
+    check_available()?;
     let (indptr, indices, values) =
         (DeviceBuffer::upload(a.indptr())?, DeviceBuffer::upload(a.indices())?, DeviceBuffer::upload(a.values())?);
     let mut session = session(a, &indptr, &indices, &values)?;
@@ -207,6 +224,7 @@ pub fn spmm(a: &Csr, b: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f
 /// multiplied in); `x` is `rows x feat`, `y` is `cols x feat`, row-major.
 /// Returns the sampled values in CSR order and the median time in ms.
 pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize, reps: usize) -> Result<(Vec<f32>, f32), CudaError> {
+    check_available()?;
     let (indptr, indices) = (DeviceBuffer::upload(a.indptr())?, DeviceBuffer::upload(a.indices())?);
     let values = DeviceBuffer::zeroed(a.nnz() * 4)?;
     let mut session = session(a, &indptr, &indices, &values)?;

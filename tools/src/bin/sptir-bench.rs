@@ -489,7 +489,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let gflops = 2.0 * a.nnz() as f64 * feat as f64 / (ms * 1e6);
     let name = matrix_name(&args.matrix);
     let baseline = match args.baseline {
-        Some(Baseline::Cusparse) if args.device == Device::Cuda => Some(cusparse_baseline(op, a, feat, args)?),
+        // The kernel's result is printed even where the baseline fails.
+        Some(Baseline::Cusparse) if args.device == Device::Cuda => Some(cusparse_baseline(op, a, feat, args)),
         Some(Baseline::Cusparse) => return Err("--baseline cusparse needs --device cuda".into()),
         None => None,
     };
@@ -498,14 +499,16 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":{},\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{},\"verified\":{},\"ms\":{},\"gflops\":{},\"compile_ms\":{:.1},\"reps\":{}",
             op.name(), format.name(), json_string(&name), a.rows(), a.cols(), a.nnz(), feat, device, json_number(error, format!("{error:e}")), verified, json_number(ms, format!("{ms:.4}")), json_number(gflops, format!("{gflops:.3}")), compile_ms, args.reps
         );
-        if let Some(baseline) = &baseline {
-            line.push_str(&format!(
+        match &baseline {
+            Some(Ok(baseline)) => line.push_str(&format!(
                 ",\"baseline\":{},\"baseline_ms\":{},\"baseline_rel_err\":{},\"speedup\":{}",
                 json_string(&format!("cusparse {}", baseline.algorithm)),
                 json_number(baseline.ms, format!("{:.4}", baseline.ms)),
                 json_number(baseline.error, format!("{:e}", baseline.error)),
                 json_number(baseline.ms / ms, format!("{:.3}", baseline.ms / ms))
-            ));
+            )),
+            Some(Err(error)) => line.push_str(&format!(",\"baseline_error\":{}", json_string(error))),
+            None => {}
         }
         println!("{line}}}");
     } else {
@@ -514,7 +517,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             op.name(), format.name(), name, a.rows(), a.cols(), a.nnz(), feat, device, error,
             if verified { "verified" } else { "WRONG" }, ms, args.reps, gflops, compile_ms
         );
-        if let Some(baseline) = &baseline {
+        if let Some(Ok(baseline)) = &baseline {
             println!(
                 "  cuSPARSE ({}): {:.3} ms, rel. error {:.2e}; speedup {:.2}x",
                 baseline.algorithm,
@@ -523,6 +526,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
                 baseline.ms / ms
             );
         }
+    }
+    if let Some(Err(error)) = baseline {
+        return Err(format!("--baseline cusparse: {error}"));
     }
     Ok((verified, ms))
 }
@@ -663,8 +669,15 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
         // A format that cannot hold the matrix is not a failure here.
         Err(error) => eprintln!("sptir-bench: --tune: skipping {:?}: {error}", candidate.format),
     };
+    // After a kernel fault the GPU runs nothing more: every later
+    // candidate would fail, and the winner would be a partial search's.
+    let lost = || match cuda::context_lost() {
+        true => Err("--tune: stopped, a candidate's kernel faulted and the GPU context is lost".to_string()),
+        false => Ok(()),
+    };
     for candidate in candidates(args, feat) {
         try_candidate(candidate, &mut best);
+        lost()?;
     }
     // hyb takes the best row schedule without its shared-memory cache.
     let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone()).map(|mut r| {
@@ -682,6 +695,7 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
                     ..candidate_base(args)
                 };
                 try_candidate(candidate, &mut best);
+                lost()?;
             }
         }
     }
