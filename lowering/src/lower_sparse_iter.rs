@@ -15,7 +15,7 @@ use crate::{
     axis::{detach, key, Axis, AxisKind},
     buffer::BufferDef,
     ir_builder::{erase, if_else, region_with_block, replace_uses, zero_attribute, Builder},
-    ir_query::outermost,
+    ir_query::{constant_index, outermost},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
@@ -47,6 +47,8 @@ pub const PASS: PassDef = PassDef {
 struct Walked<'c> {
     position: Value<'c, 'c>,
     coordinate: Value<'c, 'c>,
+    /// The walked axis's length, above every coordinate it yields.
+    length: Value<'c, 'c>,
 }
 
 type Env<'c> = HashMap<usize, Walked<'c>>;
@@ -208,7 +210,7 @@ impl<'c> Lowering<'c> {
         match group {
             [axis] => {
                 let coordinate = self.coordinate(&inner, axis, env, position)?;
-                env.insert(key(axis.value), Walked { position, coordinate });
+                env.insert(key(axis.value), Walked { position, coordinate, length: axis.length });
             }
             _ => self.unfuse(&inner, group, env, position)?,
         }
@@ -335,7 +337,7 @@ impl<'c> Lowering<'c> {
             };
             positions.push(position);
             let coordinate = self.coordinate(builder, axis, env, position)?;
-            env.insert(key(axis.value), Walked { position, coordinate });
+            env.insert(key(axis.value), Walked { position, coordinate, length: axis.length });
         }
         Ok(())
     }
@@ -408,6 +410,12 @@ impl<'c> Lowering<'c> {
                 let (start, end) = self.row_bounds(&builder, &axis, &positions[index - depth..index])?;
                 let length = builder.sub(end, start);
                 found.push(builder.cmp(arith::CmpiPredicate::Ult, coordinate, length));
+            }
+            if axis.kind == AxisKind::DenseFixed && !below_length(coordinate, axis.length, env) {
+                // A coordinate computed (i - 1) or taken from another axis
+                // may fall outside the axis: not stored, like a sparse
+                // coordinate not found.
+                found.push(builder.cmp(arith::CmpiPredicate::Ult, coordinate, axis.length));
             }
             if !axis.kind.is_sparse() {
                 positions.push(coordinate);
@@ -484,6 +492,20 @@ impl<'c> Lowering<'c> {
         erase(op);
         Ok(())
     }
+}
+
+/// Whether `coordinate` is known to be below `length`: a constant below a
+/// constant, or the coordinate of a walked axis of the same length (a
+/// column index of CSR against the dense axis of B's rows, say; a
+/// format's coordinates are below its axis's length).
+fn below_length<'c>(coordinate: Value<'c, 'c>, length: Value<'c, 'c>, env: &Env<'c>) -> bool {
+    let same_length = |other: Value<'c, 'c>| {
+        other == length || constant_index(other).is_some_and(|o| constant_index(length) == Some(o))
+    };
+    if let (Some(c), Some(l)) = (constant_index(coordinate), constant_index(length)) {
+        return (0..l).contains(&c);
+    }
+    env.values().any(|walked| walked.coordinate == coordinate && same_length(walked.length))
 }
 
 /// The buffer's `default_value`, or zero of its element type.

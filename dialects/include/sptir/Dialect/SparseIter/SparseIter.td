@@ -106,7 +106,9 @@ def SparseIter_MatchBufferOp : SparseIter_Op<"match_buffer", [Pure]> {
     its parent in the axis list (CSF order). `extra` adds that many trailing elements beyond
     what the axes imply (an indptr array over `[I]` has `extra 1`).
     `default_value` is what a load of a coordinate that is not stored
-    returns (zero if absent).
+    returns (zero if absent), and a store there goes nowhere: a sparse
+    coordinate not found, or one outside a dense axis's length (`i - 1`
+    at the first row).
 
     ```mlir
     %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
