@@ -49,9 +49,7 @@ pub const SPTIR_TO_CPU: Pipeline = Pipeline {
 };
 
 /// Scheduled stage II -> stage III with `gpu.launch`: bound loops become
-/// launches (the canonicalization before keeps loops of one position,
-/// whose binding would go with them: `SimplifyTrivialLoops` is scf.for's
-/// pattern that inlines them), guards that the block's thread ranges decide fold
+/// launches, guards that the block's thread ranges decide fold
 /// (`int-range-optimizations`: a lane's features below the feature size),
 /// then the loop-invariant work leaves the loops (structure reads, tail
 /// and alignment guards), marked loops become vector code or
@@ -63,8 +61,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
-        "lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,\
-               synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
+        "lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\

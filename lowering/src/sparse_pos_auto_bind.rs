@@ -154,13 +154,11 @@ fn schedule(mut top: OperationRef<'_, '_>) {
         }
     };
     // A loop of one position (an ELL bucket's placeholder root) makes a
-    // grid of one block: the loop it wraps is the real grid, where the
-    // host knows its size. DCSR's rows, counted in memory, stay a loop in
-    // the one block.
+    // grid of one block: the loop it wraps is the real grid.
     while !top.has_attribute("bind") && is_single(top) {
         match only_loop_in(top) {
-            Some(inner) if inner.operands().all(|bound| outside(bound, top)) => top = inner,
-            _ => break,
+            Some(inner) => top = inner,
+            None => break,
         }
     }
     if !top.has_attribute("bind") {

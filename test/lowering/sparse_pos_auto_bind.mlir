@@ -1,5 +1,4 @@
 // RUN: sptir-opt %s --split-input-file --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s
-// RUN: sptir-opt %examples/dcsr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=DCSR
 
 // The default schedule binds the outermost loop to blocks, atomically when
 // it is a reduction whose updates are sums (integers too), and the
@@ -90,28 +89,3 @@ func.func @row_products(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: mem
   }
   return
 }
-
-// -----
-
-// A loop of one position is a grid of one block.
-// CHECK-LABEL: func.func @one_position
-//       CHECK:   sparse_pos.for "one.0" spatial {{.*}} {bind = "blockIdx.x"}
-func.func @one_position(%y: memref<?xf32>) {
-  %c1 = arith.constant 1 : index
-  %I = sparse_iter.dense_fixed %c1
-  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
-  sparse_iter.iterate "one" [%I] "S" body {
-  ^bb0(%i: index):
-    %v = arith.constant 1.0 : f32
-    sparse_iter.store %v, %Y[%i] : !sparse_iter.buffer<1, f32>
-  }
-  return
-}
-
-// DCSR's one-position root wraps the stored rows, whose count is in
-// memory: the host cannot size a grid by it, so the root is the grid (of
-// one block) and the rows a loop in it; the features go to threads.
-// DCSR:       sparse_pos.for "dcsrmm.0" spatial {{.*}} attributes {bind = "blockIdx.x"}
-// DCSR:         sparse_pos.for "dcsrmm.1" spatial
-// DCSR-NOT:       bind = "blockIdx
-// DCSR:           sparse_pos.for "dcsrmm.3" spatial {{.*}} attributes {bind = "threadIdx.x"}

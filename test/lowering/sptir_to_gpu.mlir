@@ -72,7 +72,3 @@
 //       DEFAULT: llvm.br
 //       DEFAULT: gpu.binary @column_maxima_kernel_0
 //  DEFAULT-SAME: max.NaN.f32
-// A loop of one position keeps its launch (a folded one-trip loop would
-// leave its store on the host).
-// DEFAULT-LABEL: llvm.func @one_position
-//       DEFAULT: gpu.launch_func @one_position_kernel::@one_position_kernel blocks in (%0, %0, %0)

@@ -33,22 +33,13 @@ macro_rules! example {
 /// Parses `source`, runs `pre` (a comma-separated pass list, if any) and then
 /// `sptir-to-cpu`, and JIT-compiles the result.
 fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
+    let context = create_context();
+    let mut module =
+        sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
     let pipeline = match pre {
         Some(pre) => format!("builtin.module({pre},sptir-to-cpu)"),
         None => "builtin.module(sptir-to-cpu)".to_string(),
     };
-    compile_with(name, source, &pipeline)
-}
-
-/// The default GPU schedule's launches, run one block and thread after the
-/// other on the CPU.
-const EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,\
-                        serialize-launches,sptir-stage3-to-llvm)";
-
-fn compile_with(name: &str, source: &str, pipeline: &str) -> CpuKernel {
-    let context = create_context();
-    let mut module =
-        sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
     let manager = PassManager::new(&context);
     parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline)
         .unwrap_or_else(|e| panic!("{name}: bad pipeline {pipeline}: {e}"));
@@ -516,17 +507,10 @@ fn ell_spmm() {
 
 #[test]
 fn dcsr_spmm() {
-    // Emulated too: the rows, counted in memory, run in one block of the
-    // default schedule (its one-position root keeps its binding).
-    let kernels = [
-        ("cpu", compile("dcsr_spmm.mlir", example!("dcsr_spmm"), None)),
-        ("emulated", compile_with("dcsr_spmm.mlir", example!("dcsr_spmm"), EMULATED)),
-    ];
+    let kernel = compile("dcsr_spmm.mlir", example!("dcsr_spmm"), None);
     let mut checks = Checks::new("dcsr_spmm");
     let mut seeds = SplitMix64::new(7);
-    for ((name, pattern), (device, kernel)) in
-        inputs().into_iter().flat_map(|input| kernels.iter().map(move |kernel| (input.clone(), kernel)))
-    {
+    for (name, pattern) in inputs() {
         for feat in FEATS {
             let a = fresh(&pattern, &mut seeds);
             let dcsr = Dcsr::from_csr(&a);
@@ -553,7 +537,7 @@ fn dcsr_spmm() {
                     ],
                 )
                 .unwrap();
-            checks.check(&format!("{device} {name} feat={feat}"), &c, &dcsr_spmm_reference(&dcsr, &b, feat));
+            checks.check(&format!("{name} feat={feat}"), &c, &dcsr_spmm_reference(&dcsr, &b, feat));
         }
     }
     checks.finish();
