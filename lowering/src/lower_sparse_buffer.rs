@@ -181,14 +181,21 @@ fn space_size<'c>(builder: &Builder<'c>, axis: &Axis<'c>) -> Result<Value<'c, 'c
     })
 }
 
-/// Storage size of a buffer over `axes`: the flat offset one past the
-/// last row of the first axis.
+/// Storage size of a buffer over `axes`: the product of the spaces its
+/// chains of axes close (CSR's [I, J] holds nnz elements, [I, J, K] nnz
+/// times K's length). The sizes come from the axes' own operands, never
+/// from the structure arrays, so the host can size a GPU buffer without
+/// reading GPU memory.
 fn buffer_size<'c>(builder: &Builder<'c>, axes: &[Axis<'c>]) -> Result<Value<'c, 'c>, PassFailed> {
-    let Some(first) = axes.first() else { return Ok(builder.index(1)) };
-    let zero = builder.index(0);
-    let mut positions = vec![zero; axes.len()];
-    positions[0] = first.length;
-    flatten(builder, axes, &positions)
+    let mut size = None;
+    for (index, axis) in axes.iter().enumerate() {
+        let continued = axes.get(index + 1).is_some_and(|next| next.parent == Some(axis.value));
+        if !continued {
+            let space = space_size(builder, axis)?;
+            size = Some(size.map_or(space, |size| builder.mul(size, space)));
+        }
+    }
+    Ok(size.unwrap_or_else(|| builder.index(1)))
 }
 
 fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
