@@ -144,8 +144,14 @@ fn lower<'c>(
 /// from the zeroing's value. The other lanes then no longer store to the
 /// element that the first lane writes after the shuffle.
 fn erase_overwritten<'c>(forwarded: &[(OperationRef<'c, 'c>, BlockRef<'c, 'c>)]) {
-    let mut zeroings: Vec<OperationRef<'c, 'c>> = forwarded.iter().map(|&(zeroing, _)| zeroing).collect();
-    zeroings.dedup();
+    // Each zeroing once, wherever its accumulations stand in the walk: a
+    // second erase of one op would free it twice.
+    let mut zeroings: Vec<OperationRef<'c, 'c>> = Vec::new();
+    for &(zeroing, _) in forwarded {
+        if !zeroings.contains(&zeroing) {
+            zeroings.push(zeroing);
+        }
+    }
     for zeroing in zeroings {
         let blocks: Vec<BlockRef<'c, 'c>> =
             forwarded.iter().filter(|&&(z, _)| z == zeroing).map(|&(_, block)| block).collect();

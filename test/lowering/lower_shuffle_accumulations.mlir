@@ -113,6 +113,50 @@ func.func @zeroed_before_versions(%out: memref<?xf32>, %x: memref<?xf32>, %y: me
 
 // -----
 
+// Two elements zeroed before the versions, both accumulated in each: the
+// first sum's zeroing goes (once); the second sum comes after the first's
+// shuffle, so its zeroing stays and its first lane reads it back.
+// CHECK-LABEL: func.func @two_zeroed_before_versions
+//   CHECK-NOT: memref.store %cst, %arg0
+//       CHECK: memref.store %cst, %arg1
+//       CHECK: scf.if %arg3 {
+//       CHECK:   arith.addf %cst
+//       CHECK:   memref.load %arg1
+//       CHECK: } else {
+//       CHECK:   arith.addf %cst
+//       CHECK:   memref.load %arg1
+//       CHECK: gpu.terminator
+func.func @two_zeroed_before_versions(%out: memref<?xf32>, %out2: memref<?xf32>, %x: memref<?xf32>, %aligned: i1) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %out[%bx] : memref<?xf32>
+    memref.store %zero, %out2[%bx] : memref<?xf32>
+    scf.if %aligned {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %old = memref.load %out[%bx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      %old2 = memref.load %out2[%bx] : memref<?xf32>
+      %new2 = arith.addf %old2, %v : f32
+      memref.store %new2, %out2[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    } else {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %old = memref.load %out[%bx] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      %old2 = memref.load %out2[%bx] : memref<?xf32>
+      %new2 = arith.addf %old2, %v : f32
+      memref.store %new2, %out2[%bx] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Only one branch accumulates: the first lane still adds to the zero, but
 // the zeroing stays for the path that does not write the element. Around
 // a loop, a later iteration must read the sum of an earlier one: the
