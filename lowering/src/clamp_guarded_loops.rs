@@ -18,7 +18,7 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, Builder},
+    ir_builder::{inline_region, Builder},
     ir_query::{defined_outside, holds_sync, op_name, speculatable, thread_dependent},
     pass_registry::{PassDef, PassFailed, PassOptions},
     sparse_pos_split::SPLIT_GUARD,
@@ -98,8 +98,7 @@ fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, (
 fn is_less_than(cmpi: OperationRef<'_, '_>) -> bool {
     let predicate =
         cmpi.attribute("predicate").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok());
-    // arith's CmpIPredicate: slt = 2, ult = 6.
-    predicate.is_some_and(|p| matches!(p.value(), 2 | 6))
+    predicate.is_some_and(|p| [arith::CmpiPredicate::Slt as i64, arith::CmpiPredicate::Ult as i64].contains(&p.value()))
 }
 
 /// Splits `value` into `induction` plus terms known before `loop_op`;
@@ -148,8 +147,5 @@ fn clamp<'c>(
     let Ok(upper) = loop_op.operand(1) else { return };
     let clamped = builder.value(arith::minsi(detach(upper), left, guard.location()));
     unsafe { OperationRefMut::from_raw(loop_op.to_raw()) }.set_operand(1, clamped);
-    if let Some(block) = guard.region(0).ok().and_then(|r| r.first_block()) {
-        move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), guard);
-    }
-    erase(guard);
+    inline_region(guard, 0);
 }

@@ -16,7 +16,7 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, region_with_block, Builder},
+    ir_builder::{inline_region, region_with_block, Builder},
     ir_query::{defined_outside, holds_sync, op_name, speculatable, thread_dependent},
     merge_alignment_versions::VERSION,
     pass_registry::{PassDef, PassFailed, PassOptions},
@@ -172,12 +172,4 @@ fn nth_in_body<'c>(loop_op: OperationRef<'c, 'c>, position: usize) -> Option<Ope
         op = op.next_in_block()?;
     }
     Some(unsafe { OperationRef::from_raw(op.to_raw()) })
-}
-
-/// Replaces `if_op` by the ops of its region `index` (none if empty).
-fn inline_region<'c>(if_op: OperationRef<'c, 'c>, index: usize) {
-    if let Some(block) = if_op.region(index).ok().and_then(|r| r.first_block()) {
-        move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), if_op);
-    }
-    erase(if_op);
 }

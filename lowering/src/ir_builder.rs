@@ -240,6 +240,14 @@ pub fn move_until_terminator<'c>(first: Option<OperationRef<'c, 'c>>, anchor: Op
     }
 }
 
+/// Replaces `if_op` by the ops of its region `index` (none if empty).
+pub fn inline_region<'c>(if_op: OperationRef<'c, 'c>, index: usize) {
+    if let Some(block) = if_op.region(index).ok().and_then(|r| r.first_block()) {
+        move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), if_op);
+    }
+    erase(if_op);
+}
+
 /// Removes `op` from its block and destroys it.
 pub fn erase(op: OperationRef<'_, '_>) {
     let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
