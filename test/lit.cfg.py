@@ -17,3 +17,4 @@ config.environment["PATH"] = os.pathsep.join(
     [bin_dir, llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 config.substitutions.append(("%examples", os.path.join(root, "examples")))
+config.substitutions.append(("%mlir_lib_dir", os.environ.get("LLVM_LIB_DIR", os.path.join(os.path.dirname(llvm_bin), "lib"))))

@@ -24,6 +24,7 @@ pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod lower_subgroup_reductions;
 pub mod merge_alignment_versions;
+pub mod pad_grid_loops;
 pub mod pass_registry;
 pub mod pipelines;
 pub mod place_device_memory;
@@ -65,6 +66,7 @@ pub static PASSES: &[PassDef] = &[
     sparse_pos_cache_read::PASS,
     sparse_pos_bind::PASS,
     sparse_pos_auto_bind::PASS,
+    pad_grid_loops::PASS,
     lower_sparse_buffer::PASS,
     synchronize_thread_loops::PASS,
     lower_loop_bindings::PASS,

@@ -366,6 +366,21 @@ fn convert_loop<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
     let location = op.location();
     let builder = builder_at(context, op)?;
     let bounds: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+    let old =
+        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
+    // A loop of one position that no schedule named goes now, while the
+    // stage II bounds still say so plainly; canonicalization must not fold
+    // the bound ones (it would drop their binding: a one-block grid is
+    // still a launch), so the pipelines keep it from folding any.
+    let one_trip = evaluate_index(bounds[1]).zip(evaluate_index(bounds[0])).is_some_and(|(ub, lb)| ub - lb == 1);
+    if one_trip && op.attribute("bind").is_err() {
+        if let Ok(position) = old.argument(0) {
+            replace_uses(position.into(), bounds[0]);
+        }
+        move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), op);
+        erase(op);
+        return Ok(());
+    }
     let one = builder.index(1);
     let index = builder.index_type();
     let body = Block::new(&[(index, location)]);
@@ -376,8 +391,6 @@ fn convert_loop<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
     region.append_block(body);
     let new_loop = builder.insert(scf::r#for(bounds[0], bounds[1], one, region, location));
 
-    let old =
-        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
     if let Ok(position) = old.argument(0) {
         replace_uses(position.into(), new_position);
     }

@@ -1,5 +1,6 @@
-//! Every stage I program in examples/ lowered with `sptir-to-cpu`, run on
-//! the JIT and compared with a float64 reference.
+//! Every stage I program in examples/ lowered with `sptir-to-cpu`, and
+//! for the GPU with the default schedule (its launches emulated on the
+//! CPU), run on the JIT and compared with a float64 reference.
 //!
 //! Inputs: small random matrices that cover the edge cases (empty rows, no
 //! stored entries, no rows, no columns, one row, one column, a dense row and
@@ -33,15 +34,37 @@ macro_rules! example {
 /// Parses `source`, runs `pre` (a comma-separated pass list, if any) and then
 /// `sptir-to-cpu`, and JIT-compiles the result.
 fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
-    let context = create_context();
-    let mut module =
-        sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
     let pipeline = match pre {
         Some(pre) => format!("builtin.module({pre},sptir-to-cpu)"),
         None => "builtin.module(sptir-to-cpu)".to_string(),
     };
+    compile_with(name, source, &pipeline)
+}
+
+/// The GPU path with the default schedule, its launches run one block
+/// and thread after another on the CPU (what `sptir-bench --device
+/// emulate` runs).
+const EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,\
+                        serialize-launches,sptir-stage3-to-llvm)";
+
+/// Runs `checks` on the example compiled for the CPU and, emulated, for
+/// the GPU with the default schedule; each path's checks are reported
+/// under `test` and the path's name.
+fn on_each_path(name: &str, source: &str, test: &str, checks: impl Fn(&CpuKernel, &mut Checks)) {
+    for (path, pipeline) in [("cpu", "builtin.module(sptir-to-cpu)"), ("emulated gpu", EMULATED)] {
+        let kernel = compile_with(name, source, pipeline);
+        let mut found = Checks::new(&format!("{test} ({path})"));
+        checks(&kernel, &mut found);
+        found.finish();
+    }
+}
+
+fn compile_with(name: &str, source: &str, pipeline: &str) -> CpuKernel {
+    let context = create_context();
+    let mut module =
+        sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
     let manager = PassManager::new(&context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline)
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
         .unwrap_or_else(|e| panic!("{name}: bad pipeline {pipeline}: {e}"));
     manager.run(&mut module).unwrap_or_else(|e| panic!("{name}: {pipeline} failed: {e}"));
     assert!(module.as_operation().verify(), "{name}: lowered module does not verify");
@@ -51,14 +74,14 @@ fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
 /// Collects the outcome of every check of one test, so that a failing test
 /// lists all failing inputs instead of the first one.
 struct Checks {
-    test: &'static str,
+    test: String,
     passed: usize,
     failures: Vec<String>,
 }
 
 impl Checks {
-    fn new(test: &'static str) -> Self {
-        Checks { test, passed: 0, failures: Vec::new() }
+    fn new(test: &str) -> Self {
+        Checks { test: test.to_string(), passed: 0, failures: Vec::new() }
     }
 
     /// Compares one kernel output (made by [`poisoned`], guard included)
@@ -369,375 +392,364 @@ fn check_sddmm(checks: &mut Checks, kernel: &CpuKernel, function: &str, seed: u6
 
 #[test]
 fn csr_spmm() {
-    let kernel = compile("csr_spmm.mlir", example!("csr_spmm"), None);
-    let mut checks = Checks::new("csr_spmm");
-    check_csr_spmm(&mut checks, &kernel, 1);
-    checks.finish();
+    on_each_path("csr_spmm.mlir", example!("csr_spmm"), "csr_spmm", |kernel, checks| {
+        check_csr_spmm(checks, kernel, 1);
+    });
 }
 
 #[test]
 fn csc_spmm() {
-    let kernel = compile("csc_spmm.mlir", example!("csc_spmm"), None);
-    let mut checks = Checks::new("csc_spmm");
-    let mut seeds = SplitMix64::new(2);
-    for (name, pattern) in inputs() {
-        for feat in FEATS {
-            let a = fresh(&pattern, &mut seeds);
-            let csc = Csc::from_csr(&a);
-            let b = random_dense(a.cols() * feat, seeds.next_u64());
-            let mut c = poisoned(a.rows() * feat);
-            kernel
-                .run(
-                    "csc_spmm",
-                    &mut [
-                        KernelArg::Ids(csc.indptr()),
-                        KernelArg::Ids(csc.indices()),
-                        KernelArg::Values(csc.values()),
-                        KernelArg::Values(&b),
-                        KernelArg::Output(body(&mut c)),
-                        KernelArg::Index(a.rows()),
-                        KernelArg::Index(a.cols()),
-                        KernelArg::Index(a.nnz()),
-                        KernelArg::Index(feat),
-                    ],
-                )
-                .unwrap();
-            // CSC SpMM of A is CSR SpMM of the same A.
-            checks.check(&format!("{name} feat={feat}"), &c, &reference::spmm(&a, &b, feat).unwrap());
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn sddmm() {
-    let kernel = compile("sddmm.mlir", example!("sddmm"), None);
-    let mut checks = Checks::new("sddmm");
-    check_sddmm(&mut checks, &kernel, "sddmm", 3);
-    checks.finish();
-}
-
-#[test]
-fn sddmm_fused() {
-    let kernel = compile("sddmm_fused.mlir", example!("sddmm_fused"), None);
-    let mut checks = Checks::new("sddmm_fused");
-    check_sddmm(&mut checks, &kernel, "sddmm_fused", 4);
-    checks.finish();
-}
-
-#[test]
-fn bsr_spmm() {
-    let kernel = compile("bsr_spmm.mlir", example!("bsr_spmm"), None);
-    let mut checks = Checks::new("bsr_spmm");
-    let mut seeds = SplitMix64::new(5);
-    for (name, pattern) in inputs() {
-        for blk in [1, 2, 3] {
+    on_each_path("csc_spmm.mlir", example!("csc_spmm"), "csc_spmm", |kernel, checks| {
+        let mut seeds = SplitMix64::new(2);
+        for (name, pattern) in inputs() {
             for feat in FEATS {
                 let a = fresh(&pattern, &mut seeds);
-                let bsr = Bsr::from_csr(&a, blk).unwrap();
-                let (nb, mb) = (bsr.block_rows(), bsr.block_cols());
-                // B covers the padded columns too; they only meet zero block entries.
-                let b = random_dense(mb * blk * feat, seeds.next_u64());
-                let mut c = poisoned(nb * blk * feat);
-                kernel
-                    .run(
-                        "bsr_spmm",
-                        &mut [
-                            KernelArg::Ids(bsr.indptr()),
-                            KernelArg::Ids(bsr.indices()),
-                            KernelArg::Values(bsr.values()),
-                            KernelArg::Values(&b),
-                            KernelArg::Output(body(&mut c)),
-                            KernelArg::Index(nb),
-                            KernelArg::Index(mb),
-                            KernelArg::Index(bsr.num_blocks()),
-                            KernelArg::Index(blk),
-                            KernelArg::Index(feat),
-                        ],
-                    )
-                    .unwrap();
-                let mut expected = reference::bsr_spmm(&bsr, &b[..a.cols() * feat], feat).unwrap();
-                // The padded rows of C are 0.
-                expected.resize(nb * blk * feat, 0.0);
-                checks.check(&format!("{name} blk={blk} feat={feat}"), &c, &expected);
-            }
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn ell_spmm() {
-    let kernel = compile("ell_spmm.mlir", example!("ell_spmm"), None);
-    let mut checks = Checks::new("ell_spmm");
-    let mut seeds = SplitMix64::new(6);
-    for (name, pattern) in inputs() {
-        let max = pattern.max_row_nnz();
-        // The exact width, and extra padding (padding reads column 0, so only
-        // when there is one).
-        let widths = if pattern.cols() > 0 { vec![max, max + 3] } else { vec![max] };
-        for width in widths {
-            for feat in FEATS {
-                let a = fresh(&pattern, &mut seeds);
-                let ell = Ell::from_csr(&a, Some(width)).unwrap();
+                let csc = Csc::from_csr(&a);
                 let b = random_dense(a.cols() * feat, seeds.next_u64());
                 let mut c = poisoned(a.rows() * feat);
                 kernel
                     .run(
-                        "ell_spmm",
+                        "csc_spmm",
                         &mut [
-                            KernelArg::Ids(ell.indices()),
-                            KernelArg::Values(ell.values()),
-                            KernelArg::Values(&b),
-                            KernelArg::Output(body(&mut c)),
-                            KernelArg::Index(a.rows()),
-                            KernelArg::Index(a.cols()),
-                            KernelArg::Index(width),
-                            KernelArg::Index(feat),
-                        ],
-                    )
-                    .unwrap();
-                let expected = reference::spmm(&a, &b, feat).unwrap();
-                checks.check(&format!("{name} width={width} feat={feat}"), &c, &expected);
-            }
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn dcsr_spmm() {
-    let kernel = compile("dcsr_spmm.mlir", example!("dcsr_spmm"), None);
-    let mut checks = Checks::new("dcsr_spmm");
-    let mut seeds = SplitMix64::new(7);
-    for (name, pattern) in inputs() {
-        for feat in FEATS {
-            let a = fresh(&pattern, &mut seeds);
-            let dcsr = Dcsr::from_csr(&a);
-            let nnz_rows = dcsr.row_ids().len();
-            let indptr_i = [0, nnz_rows as i32];
-            let b = random_dense(a.cols() * feat, seeds.next_u64());
-            let mut c = poisoned(a.rows() * feat);
-            kernel
-                .run(
-                    "dcsr_spmm",
-                    &mut [
-                        KernelArg::Ids(&indptr_i),
-                        KernelArg::Ids(dcsr.row_ids()),
-                        KernelArg::Ids(dcsr.indptr()),
-                        KernelArg::Ids(dcsr.indices()),
-                        KernelArg::Values(dcsr.values()),
-                        KernelArg::Values(&b),
-                        KernelArg::Output(body(&mut c)),
-                        KernelArg::Index(a.rows()),
-                        KernelArg::Index(a.cols()),
-                        KernelArg::Index(nnz_rows),
-                        KernelArg::Index(a.nnz()),
-                        KernelArg::Index(feat),
-                    ],
-                )
-                .unwrap();
-            checks.check(&format!("{name} feat={feat}"), &c, &dcsr_spmm_reference(&dcsr, &b, feat));
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn csf_ttm() {
-    let kernel = compile("csf_ttm.mlir", example!("csf_ttm"), None);
-    let mut checks = Checks::new("csf_ttm");
-    let mut seeds = SplitMix64::new(8);
-    let p = 6;
-    for (name, pattern) in inputs() {
-        for feat in FEATS {
-            let t = tensor(&pattern, p, seeds.next_u64());
-            let [m, n, _] = t.dims();
-            // The example's I axis is dense: one indptr_j entry per i, not per
-            // stored slice as in Csf.
-            let mut indptr_j = vec![0i32; m + 1];
-            for (s, &i) in t.i_ids().iter().enumerate() {
-                indptr_j[i as usize + 1] = t.i_ptr()[s + 1] - t.i_ptr()[s];
-            }
-            for i in 0..m {
-                indptr_j[i + 1] += indptr_j[i];
-            }
-            let b = random_dense(p * feat, seeds.next_u64());
-            let mut y = poisoned(t.num_fibers() * feat);
-            kernel
-                .run(
-                    "csf_ttm",
-                    &mut [
-                        KernelArg::Ids(&indptr_j),
-                        KernelArg::Ids(t.j_ids()),
-                        KernelArg::Ids(t.j_ptr()),
-                        KernelArg::Ids(t.k_ids()),
-                        KernelArg::Values(t.values()),
-                        KernelArg::Values(&b),
-                        KernelArg::Output(body(&mut y)),
-                        KernelArg::Index(m),
-                        KernelArg::Index(n),
-                        KernelArg::Index(p),
-                        KernelArg::Index(t.num_fibers()),
-                        KernelArg::Index(t.nnz()),
-                        KernelArg::Index(feat),
-                    ],
-                )
-                .unwrap();
-            let expected = reference::csf_ttm(&t, &b, feat).unwrap();
-            checks.check(&format!("{name} p={p} feat={feat}"), &y, &expected);
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn ragged() {
-    let kernel = compile("ragged.mlir", example!("ragged"), None);
-    let mut checks = Checks::new("ragged");
-    let mut seeds = SplitMix64::new(9);
-    // Sequence b of the batch is row b of the matrix: its length is the row's
-    // entry count.
-    for (name, pattern) in inputs() {
-        for feat in FEATS {
-            let indptr = pattern.indptr();
-            let (batch, total) = (pattern.rows(), pattern.nnz());
-            let x = random_dense(total * feat, seeds.next_u64());
-            let mut s = poisoned(batch * feat);
-            kernel
-                .run(
-                    "ragged",
-                    &mut [
-                        KernelArg::Ids(indptr),
-                        KernelArg::Values(&x),
-                        KernelArg::Output(body(&mut s)),
-                        KernelArg::Index(batch),
-                        KernelArg::Index(pattern.max_row_nnz()),
-                        KernelArg::Index(total),
-                        KernelArg::Index(feat),
-                    ],
-                )
-                .unwrap();
-            checks.check(&format!("{name} feat={feat}"), &s, &ragged_reference(indptr, &x, feat));
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn rgms() {
-    let kernel = compile("rgms.mlir", example!("rgms"), None);
-    let mut checks = Checks::new("rgms");
-    let mut seeds = SplitMix64::new(10);
-    for (name, pattern) in inputs() {
-        for (feat_in, feat_out) in [(1, 1), (4, 32), (32, 4)] {
-            let rels: Vec<Csr> = relations(&pattern, 3).iter().map(|r| fresh(r, &mut seeds)).collect();
-            let (m, n) = (pattern.rows(), pattern.cols());
-            // One CSF over (relation, row, column): per relation the rows that
-            // have edges of it, then their columns.
-            let (mut indptr_i, mut indices_i, mut indptr_j) = (vec![0i32], Vec::new(), vec![0i32]);
-            let (mut indices_j, mut values) = (Vec::new(), Vec::new());
-            for rel in &rels {
-                for i in 0..m {
-                    let (cols, vals) = rel.row(i).unwrap();
-                    if !cols.is_empty() {
-                        indices_i.push(i as i32);
-                        indices_j.extend_from_slice(cols);
-                        values.extend_from_slice(vals);
-                        indptr_j.push(indices_j.len() as i32);
-                    }
-                }
-                indptr_i.push(indices_i.len() as i32);
-            }
-            let w = random_dense(rels.len() * feat_out * feat_in, seeds.next_u64());
-            let x = random_dense(n * feat_in, seeds.next_u64());
-            let mut y = poisoned(m * feat_out);
-            kernel
-                .run(
-                    "rgms",
-                    &mut [
-                        KernelArg::Ids(&indptr_i),
-                        KernelArg::Ids(&indices_i),
-                        KernelArg::Ids(&indptr_j),
-                        KernelArg::Ids(&indices_j),
-                        KernelArg::Values(&values),
-                        KernelArg::Values(&w),
-                        KernelArg::Values(&x),
-                        KernelArg::Output(body(&mut y)),
-                        KernelArg::Index(rels.len()),
-                        KernelArg::Index(m),
-                        KernelArg::Index(n),
-                        KernelArg::Index(indices_i.len()),
-                        KernelArg::Index(values.len()),
-                        KernelArg::Index(feat_in),
-                        KernelArg::Index(feat_out),
-                    ],
-                )
-                .unwrap();
-            let expected = reference::rgms(&rels, &w, &x, feat_in, feat_out).unwrap();
-            checks.check(&format!("{name} feat_in={feat_in} feat_out={feat_out}"), &y, &expected);
-        }
-    }
-    checks.finish();
-}
-
-#[test]
-fn hyb_spmm() {
-    let kernel = compile("hyb_spmm.mlir", example!("hyb_spmm"), None);
-    let mut checks = Checks::new("hyb_spmm");
-    let mut seeds = SplitMix64::new(11);
-    for (name, pattern) in inputs() {
-        // hyb(1, ...) with the example's two buckets: one column partition;
-        // rows longer than the last width are split over several of its rows.
-        for widths in [[1, 4], [4, 16]] {
-            for feat in FEATS {
-                let a = fresh(&pattern, &mut seeds);
-                let hyb = Hyb::from_csr(&a, 1, &widths).unwrap();
-                let (b0, b1) = (hyb.bucket(0, 0).unwrap(), hyb.bucket(0, 1).unwrap());
-                let (mask_0, mask_1) = (b0.mask(), b1.mask());
-                let b = random_dense(a.cols() * feat, seeds.next_u64());
-                let mut c = poisoned(a.rows() * feat);
-                let mut a_0 = poisoned(b0.values().len());
-                let mut a_1 = poisoned(b1.values().len());
-                kernel
-                    .run(
-                        "hyb_spmm",
-                        &mut [
-                            KernelArg::Ids(a.indptr()),
-                            KernelArg::Ids(a.indices()),
-                            KernelArg::Values(a.values()),
+                            KernelArg::Ids(csc.indptr()),
+                            KernelArg::Ids(csc.indices()),
+                            KernelArg::Values(csc.values()),
                             KernelArg::Values(&b),
                             KernelArg::Output(body(&mut c)),
                             KernelArg::Index(a.rows()),
                             KernelArg::Index(a.cols()),
                             KernelArg::Index(a.nnz()),
                             KernelArg::Index(feat),
-                            KernelArg::Ids(b0.row_indices()),
-                            KernelArg::Ids(b0.indices()),
-                            KernelArg::Ids(&mask_0),
-                            KernelArg::Output(body(&mut a_0)),
-                            KernelArg::Index(b0.num_rows()),
-                            KernelArg::Index(b0.width()),
-                            KernelArg::Ids(b1.row_indices()),
-                            KernelArg::Ids(b1.indices()),
-                            KernelArg::Ids(&mask_1),
-                            KernelArg::Output(body(&mut a_1)),
-                            KernelArg::Index(b1.num_rows()),
-                            KernelArg::Index(b1.width()),
                         ],
                     )
                     .unwrap();
-                let label = format!("{name} widths={widths:?} feat={feat}");
-                // The format conversion reproduces the buckets' values exactly.
-                let as_f64 = |v: &[f32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
-                checks.check(&format!("{label} a_0"), &a_0, &as_f64(b0.values()));
-                checks.check(&format!("{label} a_1"), &a_1, &as_f64(b1.values()));
-                // hyb SpMM of A is CSR SpMM of the same A.
-                checks.check(&label, &c, &reference::spmm(&a, &b, feat).unwrap());
+                // CSC SpMM of A is CSR SpMM of the same A.
+                checks.check(&format!("{name} feat={feat}"), &c, &reference::spmm(&a, &b, feat).unwrap());
             }
         }
-    }
-    checks.finish();
+    });
+}
+
+#[test]
+fn sddmm() {
+    on_each_path("sddmm.mlir", example!("sddmm"), "sddmm", |kernel, checks| {
+        check_sddmm(checks, kernel, "sddmm", 3);
+    });
+}
+
+#[test]
+fn sddmm_fused() {
+    on_each_path("sddmm_fused.mlir", example!("sddmm_fused"), "sddmm_fused", |kernel, checks| {
+        check_sddmm(checks, kernel, "sddmm_fused", 4);
+    });
+}
+
+#[test]
+fn bsr_spmm() {
+    on_each_path("bsr_spmm.mlir", example!("bsr_spmm"), "bsr_spmm", |kernel, checks| {
+        let mut seeds = SplitMix64::new(5);
+        for (name, pattern) in inputs() {
+            for blk in [1, 2, 3] {
+                for feat in FEATS {
+                    let a = fresh(&pattern, &mut seeds);
+                    let bsr = Bsr::from_csr(&a, blk).unwrap();
+                    let (nb, mb) = (bsr.block_rows(), bsr.block_cols());
+                    // B covers the padded columns too; they only meet zero block entries.
+                    let b = random_dense(mb * blk * feat, seeds.next_u64());
+                    let mut c = poisoned(nb * blk * feat);
+                    kernel
+                        .run(
+                            "bsr_spmm",
+                            &mut [
+                                KernelArg::Ids(bsr.indptr()),
+                                KernelArg::Ids(bsr.indices()),
+                                KernelArg::Values(bsr.values()),
+                                KernelArg::Values(&b),
+                                KernelArg::Output(body(&mut c)),
+                                KernelArg::Index(nb),
+                                KernelArg::Index(mb),
+                                KernelArg::Index(bsr.num_blocks()),
+                                KernelArg::Index(blk),
+                                KernelArg::Index(feat),
+                            ],
+                        )
+                        .unwrap();
+                    let mut expected = reference::bsr_spmm(&bsr, &b[..a.cols() * feat], feat).unwrap();
+                    // The padded rows of C are 0.
+                    expected.resize(nb * blk * feat, 0.0);
+                    checks.check(&format!("{name} blk={blk} feat={feat}"), &c, &expected);
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn ell_spmm() {
+    on_each_path("ell_spmm.mlir", example!("ell_spmm"), "ell_spmm", |kernel, checks| {
+        let mut seeds = SplitMix64::new(6);
+        for (name, pattern) in inputs() {
+            let max = pattern.max_row_nnz();
+            // The exact width, and extra padding (padding reads column 0, so only
+            // when there is one).
+            let widths = if pattern.cols() > 0 { vec![max, max + 3] } else { vec![max] };
+            for width in widths {
+                for feat in FEATS {
+                    let a = fresh(&pattern, &mut seeds);
+                    let ell = Ell::from_csr(&a, Some(width)).unwrap();
+                    let b = random_dense(a.cols() * feat, seeds.next_u64());
+                    let mut c = poisoned(a.rows() * feat);
+                    kernel
+                        .run(
+                            "ell_spmm",
+                            &mut [
+                                KernelArg::Ids(ell.indices()),
+                                KernelArg::Values(ell.values()),
+                                KernelArg::Values(&b),
+                                KernelArg::Output(body(&mut c)),
+                                KernelArg::Index(a.rows()),
+                                KernelArg::Index(a.cols()),
+                                KernelArg::Index(width),
+                                KernelArg::Index(feat),
+                            ],
+                        )
+                        .unwrap();
+                    let expected = reference::spmm(&a, &b, feat).unwrap();
+                    checks.check(&format!("{name} width={width} feat={feat}"), &c, &expected);
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn dcsr_spmm() {
+    on_each_path("dcsr_spmm.mlir", example!("dcsr_spmm"), "dcsr_spmm", |kernel, checks| {
+        let mut seeds = SplitMix64::new(7);
+        for (name, pattern) in inputs() {
+            for feat in FEATS {
+                let a = fresh(&pattern, &mut seeds);
+                let dcsr = Dcsr::from_csr(&a);
+                let nnz_rows = dcsr.row_ids().len();
+                let indptr_i = [0, nnz_rows as i32];
+                let b = random_dense(a.cols() * feat, seeds.next_u64());
+                let mut c = poisoned(a.rows() * feat);
+                kernel
+                    .run(
+                        "dcsr_spmm",
+                        &mut [
+                            KernelArg::Ids(&indptr_i),
+                            KernelArg::Ids(dcsr.row_ids()),
+                            KernelArg::Ids(dcsr.indptr()),
+                            KernelArg::Ids(dcsr.indices()),
+                            KernelArg::Values(dcsr.values()),
+                            KernelArg::Values(&b),
+                            KernelArg::Output(body(&mut c)),
+                            KernelArg::Index(a.rows()),
+                            KernelArg::Index(a.cols()),
+                            KernelArg::Index(nnz_rows),
+                            KernelArg::Index(a.nnz()),
+                            KernelArg::Index(feat),
+                        ],
+                    )
+                    .unwrap();
+                checks.check(&format!("{name} feat={feat}"), &c, &dcsr_spmm_reference(&dcsr, &b, feat));
+            }
+        }
+    });
+}
+
+#[test]
+fn csf_ttm() {
+    on_each_path("csf_ttm.mlir", example!("csf_ttm"), "csf_ttm", |kernel, checks| {
+        let mut seeds = SplitMix64::new(8);
+        let p = 6;
+        for (name, pattern) in inputs() {
+            for feat in FEATS {
+                let t = tensor(&pattern, p, seeds.next_u64());
+                let [m, n, _] = t.dims();
+                // The example's I axis is dense: one indptr_j entry per i, not per
+                // stored slice as in Csf.
+                let mut indptr_j = vec![0i32; m + 1];
+                for (s, &i) in t.i_ids().iter().enumerate() {
+                    indptr_j[i as usize + 1] = t.i_ptr()[s + 1] - t.i_ptr()[s];
+                }
+                for i in 0..m {
+                    indptr_j[i + 1] += indptr_j[i];
+                }
+                let b = random_dense(p * feat, seeds.next_u64());
+                let mut y = poisoned(t.num_fibers() * feat);
+                kernel
+                    .run(
+                        "csf_ttm",
+                        &mut [
+                            KernelArg::Ids(&indptr_j),
+                            KernelArg::Ids(t.j_ids()),
+                            KernelArg::Ids(t.j_ptr()),
+                            KernelArg::Ids(t.k_ids()),
+                            KernelArg::Values(t.values()),
+                            KernelArg::Values(&b),
+                            KernelArg::Output(body(&mut y)),
+                            KernelArg::Index(m),
+                            KernelArg::Index(n),
+                            KernelArg::Index(p),
+                            KernelArg::Index(t.num_fibers()),
+                            KernelArg::Index(t.nnz()),
+                            KernelArg::Index(feat),
+                        ],
+                    )
+                    .unwrap();
+                let expected = reference::csf_ttm(&t, &b, feat).unwrap();
+                checks.check(&format!("{name} p={p} feat={feat}"), &y, &expected);
+            }
+        }
+    });
+}
+
+#[test]
+fn ragged() {
+    on_each_path("ragged.mlir", example!("ragged"), "ragged", |kernel, checks| {
+        let mut seeds = SplitMix64::new(9);
+        // Sequence b of the batch is row b of the matrix: its length is the row's
+        // entry count.
+        for (name, pattern) in inputs() {
+            for feat in FEATS {
+                let indptr = pattern.indptr();
+                let (batch, total) = (pattern.rows(), pattern.nnz());
+                let x = random_dense(total * feat, seeds.next_u64());
+                let mut s = poisoned(batch * feat);
+                kernel
+                    .run(
+                        "ragged",
+                        &mut [
+                            KernelArg::Ids(indptr),
+                            KernelArg::Values(&x),
+                            KernelArg::Output(body(&mut s)),
+                            KernelArg::Index(batch),
+                            KernelArg::Index(pattern.max_row_nnz()),
+                            KernelArg::Index(total),
+                            KernelArg::Index(feat),
+                        ],
+                    )
+                    .unwrap();
+                checks.check(&format!("{name} feat={feat}"), &s, &ragged_reference(indptr, &x, feat));
+            }
+        }
+    });
+}
+
+#[test]
+fn rgms() {
+    on_each_path("rgms.mlir", example!("rgms"), "rgms", |kernel, checks| {
+        let mut seeds = SplitMix64::new(10);
+        for (name, pattern) in inputs() {
+            for (feat_in, feat_out) in [(1, 1), (4, 32), (32, 4)] {
+                let rels: Vec<Csr> = relations(&pattern, 3).iter().map(|r| fresh(r, &mut seeds)).collect();
+                let (m, n) = (pattern.rows(), pattern.cols());
+                // One CSF over (relation, row, column): per relation the rows that
+                // have edges of it, then their columns.
+                let (mut indptr_i, mut indices_i, mut indptr_j) = (vec![0i32], Vec::new(), vec![0i32]);
+                let (mut indices_j, mut values) = (Vec::new(), Vec::new());
+                for rel in &rels {
+                    for i in 0..m {
+                        let (cols, vals) = rel.row(i).unwrap();
+                        if !cols.is_empty() {
+                            indices_i.push(i as i32);
+                            indices_j.extend_from_slice(cols);
+                            values.extend_from_slice(vals);
+                            indptr_j.push(indices_j.len() as i32);
+                        }
+                    }
+                    indptr_i.push(indices_i.len() as i32);
+                }
+                let w = random_dense(rels.len() * feat_out * feat_in, seeds.next_u64());
+                let x = random_dense(n * feat_in, seeds.next_u64());
+                let mut y = poisoned(m * feat_out);
+                kernel
+                    .run(
+                        "rgms",
+                        &mut [
+                            KernelArg::Ids(&indptr_i),
+                            KernelArg::Ids(&indices_i),
+                            KernelArg::Ids(&indptr_j),
+                            KernelArg::Ids(&indices_j),
+                            KernelArg::Values(&values),
+                            KernelArg::Values(&w),
+                            KernelArg::Values(&x),
+                            KernelArg::Output(body(&mut y)),
+                            KernelArg::Index(rels.len()),
+                            KernelArg::Index(m),
+                            KernelArg::Index(n),
+                            KernelArg::Index(indices_i.len()),
+                            KernelArg::Index(values.len()),
+                            KernelArg::Index(feat_in),
+                            KernelArg::Index(feat_out),
+                        ],
+                    )
+                    .unwrap();
+                let expected = reference::rgms(&rels, &w, &x, feat_in, feat_out).unwrap();
+                checks.check(&format!("{name} feat_in={feat_in} feat_out={feat_out}"), &y, &expected);
+            }
+        }
+    });
+}
+
+#[test]
+fn hyb_spmm() {
+    on_each_path("hyb_spmm.mlir", example!("hyb_spmm"), "hyb_spmm", |kernel, checks| {
+        let mut seeds = SplitMix64::new(11);
+        for (name, pattern) in inputs() {
+            // hyb(1, ...) with the example's two buckets: one column partition;
+            // rows longer than the last width are split over several of its rows.
+            for widths in [[1, 4], [4, 16]] {
+                for feat in FEATS {
+                    let a = fresh(&pattern, &mut seeds);
+                    let hyb = Hyb::from_csr(&a, 1, &widths).unwrap();
+                    let (b0, b1) = (hyb.bucket(0, 0).unwrap(), hyb.bucket(0, 1).unwrap());
+                    let (mask_0, mask_1) = (b0.mask(), b1.mask());
+                    let b = random_dense(a.cols() * feat, seeds.next_u64());
+                    let mut c = poisoned(a.rows() * feat);
+                    let mut a_0 = poisoned(b0.values().len());
+                    let mut a_1 = poisoned(b1.values().len());
+                    kernel
+                        .run(
+                            "hyb_spmm",
+                            &mut [
+                                KernelArg::Ids(a.indptr()),
+                                KernelArg::Ids(a.indices()),
+                                KernelArg::Values(a.values()),
+                                KernelArg::Values(&b),
+                                KernelArg::Output(body(&mut c)),
+                                KernelArg::Index(a.rows()),
+                                KernelArg::Index(a.cols()),
+                                KernelArg::Index(a.nnz()),
+                                KernelArg::Index(feat),
+                                KernelArg::Ids(b0.row_indices()),
+                                KernelArg::Ids(b0.indices()),
+                                KernelArg::Ids(&mask_0),
+                                KernelArg::Output(body(&mut a_0)),
+                                KernelArg::Index(b0.num_rows()),
+                                KernelArg::Index(b0.width()),
+                                KernelArg::Ids(b1.row_indices()),
+                                KernelArg::Ids(b1.indices()),
+                                KernelArg::Ids(&mask_1),
+                                KernelArg::Output(body(&mut a_1)),
+                                KernelArg::Index(b1.num_rows()),
+                                KernelArg::Index(b1.width()),
+                            ],
+                        )
+                        .unwrap();
+                    let label = format!("{name} widths={widths:?} feat={feat}");
+                    // The format conversion reproduces the buckets' values exactly.
+                    let as_f64 = |v: &[f32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
+                    checks.check(&format!("{label} a_0"), &a_0, &as_f64(b0.values()));
+                    checks.check(&format!("{label} a_1"), &a_1, &as_f64(b1.values()));
+                    // hyb SpMM of A is CSR SpMM of the same A.
+                    checks.check(&label, &c, &reference::spmm(&a, &b, feat).unwrap());
+                }
+            }
+        }
+    });
 }
 
 // ---------------------------------------------------------------------------

@@ -143,9 +143,17 @@ const CACHED_ROWS_ON_Y: &str =
 fn racy_schedules_are_rejected() {
     let a = &matrices()[0];
     let cases = [
-        // The non-zeros of a row: their count depends on the row, so it is
-        // not known when the grid is sized.
-        (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=blockIdx.y atomic=true},", "must be known before the launch"),
+        // The non-zeros of a row on threads: their count depends on the
+        // row, so it is not known when the block is sized (on blocks it
+        // would be padded to nnz, see pad-grid-loops).
+        (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y atomic=true},", "must be known before the launch"),
+        // ... and on blocks, the zeroing of C's row outside them would be
+        // repeated by each.
+        (
+            Op::Spmm,
+            "sparse-pos-bind{loop=csrmm.1 to=blockIdx.y atomic=true},",
+            "each block along blockIdx.y would repeat it",
+        ),
         // The zeroing of SDDMM's output sits outside the thread loop: every
         // thread would redo it, racing with the others' additions.
         (

@@ -1,0 +1,316 @@
+//! `pad-grid-loops`: a stage II loop bound to `blockIdx` whose trip count
+//! the host cannot know before the launch runs over a bound of it that
+//! the host does know, each block testing whether its position is real.
+//!
+//! A grid's size is fixed when the kernel is launched, so the host must
+//! compute it; but a loop over the stored rows of a doubly compressed
+//! format (DCSR's `indptr_i[1] - indptr_i[0]`), or one whose bounds come
+//! from an enclosing bound loop (a triangular `j < i`), has a trip count
+//! that only GPU memory or another block knows. Every value such a bound
+//! reads lies in a known range: `assume_domain` says an `indptr` holds
+//! values in `[0, nnz]`, an enclosing loop's position lies in its own
+//! bounds, and sums and differences combine ranges. The loop then runs
+//! `max(0, upper(ub) - lower(lb))` positions `q`, computes its real
+//! bounds inside (on the GPU), and runs its body for `lb + q < ub` only:
+//! `for p in lb..ub {A}` becomes
+//! `for q in 0..span { if lb + q < ub {A[p := lb + q]} }`.
+//!
+//! Thread loops are left alone: a block's size is limited to 1024
+//! threads, which a bound such as `nnz` exceeds; `sparse-pos-split` with a
+//! constant factor gives them a constant trip count instead.
+
+use crate::{
+    axis::{detach, key},
+    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
+    ir_query::{constant_index, evaluate_index, op_name},
+    pass_registry::{PassDef, PassFailed, PassOptions},
+    sparse_pos_ops::{loop_position, FOR},
+};
+use melior::{
+    dialect::{arith, scf},
+    ir::{
+        block::{BlockArgument, BlockLike},
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
+        Block, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use sptir_dialects::sparse_pos;
+use std::collections::HashMap;
+
+pub const PASS: PassDef = PassDef {
+    name: "PadGridLoops",
+    argument: "pad-grid-loops",
+    description: "Give a blockIdx-bound stage II loop whose trip count the host cannot compute a host-computable bound, guarding the extra positions",
+    options: &[],
+    dependent_dialects: "arith,scf",
+    run,
+};
+
+/// Deeper bound expressions are not what lowering builds.
+const MAX_DEPTH: usize = 32;
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut domains = HashMap::new();
+    let mut loops = Vec::new();
+    root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match op_name(&op).as_str() {
+            "sparse_pos.assume_domain" => {
+                if let (Ok(buffer), Ok(lo), Ok(hi)) = (op.operand(0), op.operand(1), op.operand(2)) {
+                    domains.insert(key(buffer), (op, detach(lo), detach(hi)));
+                }
+            }
+            FOR if bound_to_block(op) => loops.push(op),
+            _ => {}
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    let ranges = Ranges { domains };
+    // Outer loops first: an inner loop's range may read the outer one's
+    // bounds, which padding it leaves in place.
+    for loop_op in loops {
+        if !ranges.known_before_launch(loop_op) {
+            pad(context, &ranges, loop_op);
+        }
+    }
+    Ok(())
+}
+
+fn bound_to_block(op: OperationRef<'_, '_>) -> bool {
+    op.attribute("bind")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .is_some_and(|bind| bind.value().starts_with("blockIdx"))
+}
+
+fn bound(op: OperationRef<'_, '_>) -> bool {
+    op.attribute("bind").is_ok()
+}
+
+/// The outermost bound loop around `op`, `op` included when it is one.
+fn launch_root<'c>(op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
+    let mut root = op;
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(parent.to_raw()) };
+        if op_name(&parent) == FOR && bound(parent) {
+            root = parent;
+        }
+        current = parent.parent_operation();
+    }
+    root
+}
+
+/// The op defining `value`, if an op does.
+fn defining<'c>(value: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let result = OperationResult::try_from(value).ok()?;
+    Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
+}
+
+/// Whether `op` is in the same block as an ancestor of `at` (or `at`
+/// itself) and before it: what it defines is visible at `at`.
+fn comes_before(op: OperationRef<'_, '_>, at: OperationRef<'_, '_>) -> bool {
+    let Some(block) = op.block() else { return false };
+    let mut current = Some(unsafe { OperationRef::from_raw(at.to_raw()) });
+    while let Some(ancestor) = current {
+        if ancestor.block() == Some(block) {
+            return op.is_before_in_block(ancestor);
+        }
+        current = ancestor.parent_operation();
+    }
+    false
+}
+
+struct Ranges<'c> {
+    /// `assume_domain` ops by the buffer they describe, with `lo` and `hi`.
+    domains: HashMap<usize, (OperationRef<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>)>,
+}
+
+impl<'c> Ranges<'c> {
+    /// Whether the host knows the loop's bounds before launching it:
+    /// computed outside the launch and without reading memory.
+    fn known_before_launch(&self, loop_op: OperationRef<'c, 'c>) -> bool {
+        let root = launch_root(loop_op);
+        loop_op.operands().all(|bound| evaluate_index(bound).is_some() || host_value(detach(bound), root))
+    }
+
+    /// `[lower, upper]` of `value`, built with `builder` (before the loop
+    /// being padded, outside the launch) from values the host knows.
+    fn range(
+        &self,
+        builder: &Builder<'c>,
+        root: OperationRef<'c, 'c>,
+        value: Value<'c, 'c>,
+        depth: usize,
+    ) -> Option<(Value<'c, 'c>, Value<'c, 'c>)> {
+        if let Some(constant) = constant_index(value) {
+            let constant = builder.index(constant);
+            return Some((constant, constant));
+        }
+        if host_value(value, root) {
+            return Some((value, value));
+        }
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        // A loop's position lies in its bounds.
+        if let Ok(argument) = BlockArgument::try_from(value) {
+            let parent = argument.owner().parent_operation()?;
+            let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(parent.to_raw()) };
+            if op_name(&parent) != FOR || argument.argument_number() != 0 {
+                return None;
+            }
+            let (lower, _) = self.range(builder, root, detach(parent.operand(0).ok()?), depth + 1)?;
+            let (_, upper) = self.range(builder, root, detach(parent.operand(1).ok()?), depth + 1)?;
+            return Some((lower, builder.sub(upper, builder.index(1))));
+        }
+        let op = defining(value)?;
+        let operand = |n: usize| op.operand(n).ok().map(detach);
+        let range = |n: usize| self.range(builder, root, operand(n)?, depth + 1);
+        let location = builder.location;
+        match op_name(&op).as_str() {
+            "sparse_pos.load" => {
+                let (domain, lo, hi) = self.domains.get(&key(operand(0)?))?;
+                comes_before(*domain, root).then_some((*lo, *hi))
+            }
+            "arith.index_cast" | "arith.index_castui" => {
+                let (lower, upper) = range(0)?;
+                let index = Type::index(builder.context);
+                let cast = |v: Value<'c, 'c>| if v.r#type() == index { v } else { builder.to_index(v) };
+                Some((cast(lower), cast(upper)))
+            }
+            "arith.addi" => {
+                let ((l0, u0), (l1, u1)) = (range(0)?, range(1)?);
+                Some((builder.add(l0, l1), builder.add(u0, u1)))
+            }
+            "arith.subi" => {
+                let ((l0, u0), (l1, u1)) = (range(0)?, range(1)?);
+                Some((builder.sub(l0, u1), builder.sub(u0, l1)))
+            }
+            "arith.muli" => {
+                let (other, factor) = match (constant_index(operand(0)?), constant_index(operand(1)?)) {
+                    (_, Some(factor)) => (0, factor),
+                    (Some(factor), _) => (1, factor),
+                    _ => return None,
+                };
+                let (lower, upper) = range(other)?;
+                let factor = builder.index(factor.checked_abs()?);
+                match constant_index(operand(1 - other)?)? >= 0 {
+                    true => Some((builder.mul(lower, factor), builder.mul(upper, factor))),
+                    false => None,
+                }
+            }
+            "arith.ceildivui" | "arith.divui" if constant_index(operand(1)?).is_some_and(|d| d > 0) => {
+                let (lower, upper) = range(0)?;
+                let divisor = operand(1)?;
+                let divide = |v| match op_name(&op).as_str() {
+                    "arith.divui" => builder.div(v, divisor),
+                    _ => builder.value(arith::ceildivui(v, divisor, location)),
+                };
+                Some((divide(lower), divide(upper)))
+            }
+            name @ ("arith.minsi" | "arith.minui" | "arith.maxsi" | "arith.maxui") => {
+                let ((l0, u0), (l1, u1)) = (range(0)?, range(1)?);
+                let pick = |a, b| match name {
+                    "arith.minsi" => builder.value(arith::minsi(a, b, location)),
+                    "arith.minui" => builder.value(arith::minui(a, b, location)),
+                    "arith.maxsi" => builder.value(arith::maxsi(a, b, location)),
+                    _ => builder.value(arith::maxui(a, b, location)),
+                };
+                Some((pick(l0, l1), pick(u0, u1)))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether the host can compute `value` before the launch rooted at
+/// `root`: it is defined outside it and reads no memory on the way.
+fn host_value(value: Value<'_, '_>, root: OperationRef<'_, '_>) -> bool {
+    crate::ir_query::defined_outside(value, root) && !reads_memory(detach(value), 0)
+}
+
+fn reads_memory(value: Value<'_, '_>, depth: usize) -> bool {
+    let Some(op) = defining(detach(value)) else { return false };
+    let name = op_name(&op);
+    if name.ends_with(".load") || depth > MAX_DEPTH {
+        return true;
+    }
+    let operands: Vec<Value> = op.operands().map(detach).collect();
+    operands.into_iter().any(|operand| reads_memory(operand, depth + 1))
+}
+
+/// Copies the ops computing `value` into `builder`'s block, down to what
+/// the host knows (which reaches the kernel as a launch argument) and to
+/// block arguments, so that bounds read from GPU memory are read there.
+fn clone_tree<'c>(builder: &Builder<'c>, root: OperationRef<'c, 'c>, value: Value<'c, 'c>) -> Value<'c, 'c> {
+    let Some(op) = defining(value).filter(|_| !host_value(value, root)) else { return value };
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(|v| clone_tree(builder, root, detach(v))).collect();
+    let copy = builder.insert_clone(op);
+    let mut copy_mut = unsafe { OperationRefMut::from_raw(copy.to_raw()) };
+    for (index, operand) in operands.into_iter().enumerate() {
+        copy_mut.set_operand(index, operand);
+    }
+    let result = OperationResult::try_from(value).map(|r| r.result_number()).unwrap_or(0);
+    detach(copy.result(result).expect("a clone has its original's results").into())
+}
+
+/// Rewrites `loop_op` as the module doc says, if its bounds have a range.
+fn pad<'c>(context: &'c Context, ranges: &Ranges<'c>, loop_op: OperationRef<'c, 'c>) {
+    let root = launch_root(loop_op);
+    let (Ok(lb), Ok(ub)) = (loop_op.operand(0), loop_op.operand(1)) else { return };
+    let (lb, ub) = (detach(lb), detach(ub));
+    // The span goes before the launch: a grid's size is the host's.
+    let Some(builder) = Builder::before(context, root) else { return };
+    let builder = builder.at(loop_op.location());
+    let location = builder.location;
+    // The range's arithmetic is dead when a bound has none; canonicalize
+    // removes it, and the loop keeps its bounds for lower-loop-bindings to
+    // report.
+    let Some(((lower, _), (_, upper))) = ranges.range(&builder, root, lb, 0).zip(ranges.range(&builder, root, ub, 0))
+    else {
+        return;
+    };
+    let span = builder.value(arith::maxsi(builder.sub(upper, lower), builder.index(0), location));
+    let Ok(kind) = loop_op.attribute("kind") else { return };
+    let Ok(label) = loop_op.attribute("label") else { return };
+    let index = Type::index(context);
+    let (body, inside) = region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
+    let Some(at_loop) = Builder::before(context, loop_op) else { return };
+    let padded = at_loop.at(location).insert(
+        sparse_pos::ForOperation::builder(context, location)
+            .label(label.try_into().expect("a loop's label is a string"))
+            .kind(kind)
+            .lower_bound(at_loop.index(0))
+            .upper_bound(span)
+            .body(body)
+            .build(),
+    );
+    let Ok(offset) = loop_position(padded) else { return };
+    let real_lb = clone_tree(&inside, root, lb);
+    let real_ub = clone_tree(&inside, root, ub);
+    let position = inside.add(real_lb, offset);
+    let real = inside.cmp(arith::CmpiPredicate::Ult, position, real_ub);
+    let then = Block::new(&[]);
+    let end: OperationRef<'c, 'c> =
+        unsafe { OperationRef::from_raw(then.append_operation(scf::r#yield(&[], location)).to_raw()) };
+    let then_region = Region::new();
+    then_region.append_block(then);
+    inside.insert(scf::r#if(real, &[], then_region, Region::new(), location));
+    let Some(old) = loop_op.region(0).ok().and_then(|r| r.first_block()) else { return };
+    if let Ok(old_position) = old.argument(0) {
+        replace_uses(old_position.into(), position);
+    }
+    move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
+    let mut padded_mut = unsafe { OperationRefMut::from_raw(padded.to_raw()) };
+    for (name, attribute) in loop_op.attributes() {
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_string();
+        if !matches!(name.as_str(), "label" | "kind") {
+            padded_mut.set_discardable_attribute(&name, attribute);
+        }
+    }
+    erase(loop_op);
+}
