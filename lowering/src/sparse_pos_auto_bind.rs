@@ -3,13 +3,16 @@
 //! blocks (a reduction one with atomic writes); inside it, the innermost
 //! spatial loops whose bounds do not depend on the block become the
 //! threads of a block (threadIdx.x, unless some loop of the nest already
-//! is). A reduction loop whose updates are not sums stays sequential and
-//! the loops inside it are scheduled instead. Loops already bound are left
-//! alone, so this completes a partial hand schedule. Correct for any
-//! stage II program; fast only where the threads have work (the feature
-//! loop of SpMM); hand schedules do better.
+//! is), or, where there are none, the spatial loops around nothing but
+//! reductions (SDDMM's non-zeros, each thread a dot product). Where no
+//! loop inside can be the threads (SpMV's rows), the outermost loop is
+//! split into blocks of 128 threads instead. A reduction loop whose
+//! updates are not sums stays sequential and the loops inside it are
+//! scheduled instead. Loops already bound are left alone, so this
+//! completes a partial hand schedule. Correct for any stage II program;
+//! fast only where the threads have work; hand schedules do better.
 
-use crate::ir_query::{accumulation, constant_index, constant_of, defined_outside, outermost};
+use crate::ir_query::{accumulation, constant_index, constant_of, defined_outside, evaluate_index, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
@@ -175,6 +178,53 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     if binds(top, "threadIdx.x") {
         return;
     }
+    // Innermost spatial loops first; else spatial loops whose inner loops
+    // are all reductions (SDDMM's non-zeros around a dot product), each
+    // thread running those in turn.
+    let threads = thread_loops(top, contains_loop);
+    let threads = match threads.is_empty() {
+        true => thread_loops(top, contains_spatial_loop),
+        false => threads,
+    };
+    if threads.is_empty() && !binds(top, "threadIdx.y") && !binds(top, "threadIdx.z") {
+        split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
+        return;
+    }
+    // One launch has one block size: only loops with the bounds of the
+    // first candidate share the threads. And every store must then sit
+    // in one of them, or each thread of the block would repeat it.
+    let Some(first) = threads.first().copied() else { return };
+    let bounds: Vec<Value> = first.operands().collect();
+    let threads: Vec<_> =
+        threads.into_iter().filter(|op| op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b))).collect();
+    if stores_outside(top, &threads) {
+        split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
+        return;
+    }
+    // One thread loop: its threads never read what others of the block
+    // wrote, so no barrier, which threadIdx.y would put out of reach.
+    let alone = binds_only(top, "blockIdx.x") && threads.len() == 1;
+    for op in threads {
+        bind(op, "threadIdx.x", false);
+    }
+    // Few threads (a narrow ELL bucket's non-zeros): several of the
+    // grid's positions share a block, on threadIdx.y.
+    let trip = |n: usize| first.operand(n).ok().and_then(evaluate_index);
+    if let (true, Some(upper), Some(lower)) = (alone, trip(1), trip(0)) {
+        let width = upper - lower;
+        if (1..MIN_BLOCK_THREADS).contains(&width) {
+            let rows = 1i64 << (BLOCK_THREADS / width).ilog2();
+            split_into_blocks(context, top, "threadIdx.y", rows);
+        }
+    }
+}
+
+/// The spatial loops under `top` with bounds known outside it, unbound,
+/// for which `excluded` is false.
+fn thread_loops<'c, 'a>(
+    top: OperationRef<'c, 'a>,
+    excluded: fn(OperationRef<'_, '_>) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
     let mut threads = Vec::new();
     top.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
@@ -182,23 +232,76 @@ fn schedule(mut top: OperationRef<'_, '_>) {
             && op.to_raw().ptr != top.to_raw().ptr
             && !op.has_attribute("bind")
             && loop_kind(op) == LoopKind::Spatial
-            && !contains_loop(op)
+            && !excluded(op)
             && op.operands().all(|bound| outside(bound, top));
         if candidate {
             threads.push(op);
         }
         WalkResult::Advance
     });
-    // One launch has one block size: only loops with the bounds of the
-    // first candidate share the threads. And every store must then sit
-    // in one of them, or each thread of the block would repeat it.
-    let Some(first) = threads.first().copied() else { return };
-    let bounds: Vec<Value> = first.operands().collect();
-    threads.retain(|op| op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b)));
-    if stores_outside(top, &threads) {
+    threads
+}
+
+fn contains_spatial_loop(op: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        if inner.to_raw().ptr != op.to_raw().ptr && is_loop(&inner) && loop_kind(inner) == LoopKind::Spatial {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Threads a block when no loop inside the grid's loop can be its
+/// threads (SpMV's rows, each a sequential dot product).
+const BLOCK_THREADS: i64 = 128;
+
+/// Fewer threads than this in a block leave most of an SM's warp slots
+/// empty: the grid's positions then share blocks.
+const MIN_BLOCK_THREADS: i64 = 64;
+
+/// The grid's loop `top` (bound to blockIdx.x) goes to blocks of
+/// `factor` positions, on `threads`: with nothing inside for the threads
+/// (`threadIdx.x`), a block a position would leave all but one thread
+/// idle; with few (`threadIdx.y`), most of the block.
+fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threads: &str, factor: i64) {
+    let top: OperationRef = unsafe { OperationRef::from_raw(top.to_raw()) };
+    // A loop of few positions gains nothing from threads.
+    let few = top.operand(1).ok().and_then(evaluate_index).is_some_and(|n| n <= 1);
+    let bound = top.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
+    if few || factor <= 1 || bound.is_none_or(|b| b.value() != "blockIdx.x") {
         return;
     }
-    for op in threads {
-        bind(op, "threadIdx.x", false);
+    let atomic = top.has_attribute("atomic");
+    let label = crate::sparse_pos_ops::loop_label(top);
+    let mut unbound = unsafe { OperationRefMut::from_raw(top.to_raw()) };
+    unbound.remove_attribute("bind").ok();
+    unbound.remove_attribute("atomic").ok();
+    let Ok((outer, inner)) = crate::sparse_pos_split::split(context, top, &label, factor, false) else {
+        return;
+    };
+    for (op, to) in [(outer, "blockIdx.x"), (inner, threads)] {
+        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+        op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
+        if atomic {
+            op.set_discardable_attribute("atomic", Attribute::unit(context));
+        }
     }
+}
+
+/// Whether `top` is the only bound loop of its nest, bound to `dimension`.
+fn binds_only(top: OperationRef<'_, '_>, dimension: &str) -> bool {
+    let mut others = false;
+    top.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != top.to_raw().ptr && op.has_attribute("bind") {
+            others = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    let bound = top.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
+    !others && bound.is_some_and(|b| b.value() == dimension)
 }

@@ -77,13 +77,15 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     Ok(())
 }
 
-fn split<'c>(
+/// Splits `op` (labelled `label`) as the module doc says; returns the
+/// outer and the inner loop.
+pub fn split<'c>(
     context: &'c Context,
     op: OperationRef<'c, 'c>,
     label: &str,
     factor: i64,
     clamp: bool,
-) -> Result<(), PassFailed> {
+) -> Result<(OperationRef<'c, 'c>, OperationRef<'c, 'c>), PassFailed> {
     let location = op.location();
     if op.has_attribute("bind") {
         return Err(emit_error(
@@ -171,5 +173,5 @@ fn split<'c>(
         }
     }
     erase(op);
-    Ok(())
+    Ok((outer, inner))
 }

@@ -2,9 +2,11 @@
 
 // The default schedule binds the outermost loop to blocks, atomically when
 // it is a reduction whose updates are sums (integers too), and the
-// innermost spatial loop to threads.
+// innermost spatial loop to threads. A loop with nothing inside for the
+// threads (the zeroing) goes to blocks of 128 threads.
 // CHECK-LABEL: func.func @int_column_sums
-//       CHECK:   sparse_pos.for "colsum.init.1" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:   sparse_pos.for "colsum.init.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "colsum.init.1.i" spatial %{{.*}} to %c128 attributes {bind = "threadIdx.x"}
 //       CHECK:   sparse_pos.for "colsum.0" reduction {{.*}} {atomic, bind = "blockIdx.x"}
 //       CHECK:     sparse_pos.for "colsum.1" spatial {{.*}} {bind = "threadIdx.x"}
 func.func @int_column_sums(%x: memref<?xi32>, %y: memref<?xi32>, %m: index, %n: index) {
@@ -34,7 +36,8 @@ func.func @int_column_sums(%x: memref<?xi32>, %y: memref<?xi32>, %m: index, %n: 
 // CHECK-LABEL: func.func @column_maxima
 //       CHECK:   sparse_pos.for "colmax.0" reduction
 //   CHECK-NOT:     attributes
-//       CHECK:     sparse_pos.for "colmax.1" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "colmax.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:       sparse_pos.for "colmax.1.i" spatial {{.*}} {bind = "threadIdx.x"}
 func.func @column_maxima(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
   %I = sparse_iter.dense_fixed %m
   %J = sparse_iter.dense_fixed %n
@@ -86,6 +89,78 @@ func.func @row_products(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: mem
     %t = arith.mulf %v, %w : f32
     %s = arith.mulf %t, %acc : f32
     sparse_iter.store %s, %C[%i, %k] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
+
+// -----
+
+// SpMV: each row a sequential dot product, nothing inside for the
+// threads; the rows go to blocks of 128 threads, not one thread a block.
+// CHECK-LABEL: func.func @spmv
+//       CHECK:   sparse_pos.for "spmv.0.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "spmv.0.i" spatial %{{.*}} to %c128 attributes {bind = "threadIdx.x"}
+//       CHECK:       sparse_pos.for "spmv.1" reduction
+//   CHECK-NOT:         bind
+func.func @spmv(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
+                %x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted
+         : memref<?xi32>, memref<?xi32>
+  %J_ = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %X = sparse_iter.match_buffer %x [%J_] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "spmv" [%I, %J] "SR" init {
+  ^bb0(%i: index):
+    %zero = arith.constant 0.0 : f32
+    sparse_iter.store %zero, %Y[%i] : !sparse_iter.buffer<1, f32>
+  } body {
+  ^bb0(%i: index, %j: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    %av = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %xv = sparse_iter.load %X[%j] : !sparse_iter.buffer<1, f32>
+    %p = arith.mulf %av, %xv : f32
+    %s = arith.addf %acc, %p : f32
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// SDDMM in ELL of width 4: the slots, each a dot product over the
+// features, are the threads; four threads are too few for a block, so 32
+// rows share one on threadIdx.y.
+// CHECK-LABEL: func.func @ell_sddmm
+//       CHECK:   sparse_pos.for "sddmm.0.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "sddmm.0.i" spatial %{{.*}} to %c32 attributes {bind = "threadIdx.y"}
+//       CHECK:       sparse_pos.for "sddmm.1" spatial %{{.*}} to %c4 attributes {bind = "threadIdx.x"}
+//       CHECK:         sparse_pos.for "sddmm.2" reduction
+//   CHECK-NOT:           bind
+func.func @ell_sddmm(%indices: memref<?xi32>, %x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>,
+                     %m: index, %n: index, %feat: index) {
+  %c4 = arith.constant 4 : index
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_fixed %I, %indices length %n nnz_cols %c4 : memref<?xi32>
+  %I_ = sparse_iter.dense_fixed %m
+  %J_ = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %feat
+  %O = sparse_iter.match_buffer %out [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %X = sparse_iter.match_buffer %x [%I_, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%J_, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "sddmm" [%I, %J, %K] "SSR" init {
+  ^bb0(%i: index, %j: index):
+    %zero = arith.constant 0.0 : f32
+    sparse_iter.store %zero, %O[%i, %j] : !sparse_iter.buffer<2, f32>
+  } body {
+  ^bb0(%i: index, %j: index, %k: index):
+    %acc = sparse_iter.load %O[%i, %j] : !sparse_iter.buffer<2, f32>
+    %xv = sparse_iter.load %X[%i, %k] : !sparse_iter.buffer<2, f32>
+    %yv = sparse_iter.load %Y[%j, %k] : !sparse_iter.buffer<2, f32>
+    %p = arith.mulf %xv, %yv : f32
+    %s = arith.addf %acc, %p : f32
+    sparse_iter.store %s, %O[%i, %j] : !sparse_iter.buffer<2, f32>
   }
   return
 }
