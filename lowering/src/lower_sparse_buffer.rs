@@ -132,33 +132,57 @@ fn load_array<'c>(builder: &Builder<'c>, array: Value<'c, 'c>, index: Value<'c, 
 }
 
 /// The flat offset of `positions` in the composition `axes` (equation 6).
+/// Each chain of axes (a root and the children that follow it) is
+/// flattened on its own, and the chains are laid out as a row-major
+/// product: `[F, I, J]` with J under I puts (i, j) of CSR at `indptr[i] +
+/// j` in slab `f` of `nnz` elements, as `buffer_size` sizes it.
 fn flatten<'c>(
     builder: &Builder<'c>,
     axes: &[Axis<'c>],
     positions: &[Value<'c, 'c>],
 ) -> Result<Value<'c, 'c>, PassFailed> {
     let location = builder.location;
-    let (Some(first), Some(&start)) = (axes.first(), positions.first()) else {
-        return Ok(builder.index(0));
-    };
-    if first.parent.is_some() {
-        return Err(emit_error(location, "a buffer's first axis must be a root axis"));
-    }
-    let mut offset = start;
-    for (axis, &position) in axes.iter().zip(positions).skip(1) {
-        offset = match axis.kind {
-            AxisKind::DenseFixed => builder.add(builder.mul(offset, axis.length), position),
-            AxisKind::SparseFixed => {
-                let cols = axis.nnz_cols.ok_or_else(|| emit_error(location, "malformed sparse_fixed axis"))?;
-                builder.add(builder.mul(offset, cols), position)
+    let mut offset: Option<Value<'c, 'c>> = None;
+    let mut chain: Option<Value<'c, 'c>> = None;
+    for (index, (axis, &position)) in axes.iter().zip(positions).enumerate() {
+        let continues = index > 0 && axis.parent == Some(axes[index - 1].value);
+        chain = Some(match (chain, continues) {
+            (Some(chain), true) => match axis.kind {
+                AxisKind::DenseFixed => builder.add(builder.mul(chain, axis.length), position),
+                AxisKind::SparseFixed => {
+                    let cols = axis.nnz_cols.ok_or_else(|| emit_error(location, "malformed sparse_fixed axis"))?;
+                    builder.add(builder.mul(chain, cols), position)
+                }
+                AxisKind::DenseVariable | AxisKind::SparseVariable => {
+                    let indptr = axis.indptr.ok_or_else(|| emit_error(location, "malformed variable axis"))?;
+                    builder.add(load_array(builder, indptr, chain), position)
+                }
+            },
+            _ if axis.parent.is_some() => {
+                return Err(emit_error(
+                    location,
+                    format!("buffer axis #{index} has a parent axis that is not the buffer axis before it"),
+                ))
             }
-            AxisKind::DenseVariable | AxisKind::SparseVariable => {
-                let indptr = axis.indptr.ok_or_else(|| emit_error(location, "malformed variable axis"))?;
-                builder.add(load_array(builder, indptr, offset), position)
+            (previous, _) => {
+                // A new chain: the ones before it form the slab index.
+                if let Some(previous) = previous {
+                    offset = Some(match offset {
+                        Some(offset) => {
+                            builder.add(builder.mul(offset, space_size(builder, &axes[index - 1])?), previous)
+                        }
+                        None => previous,
+                    });
+                }
+                position
             }
-        };
+        });
     }
-    Ok(offset)
+    let Some(chain) = chain else { return Ok(builder.index(0)) };
+    Ok(match (offset, axes.last()) {
+        (Some(offset), Some(last)) => builder.add(builder.mul(offset, space_size(builder, last)?), chain),
+        _ => chain,
+    })
 }
 
 /// Number of positions in the space closed by `axis`.

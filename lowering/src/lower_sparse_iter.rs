@@ -388,62 +388,14 @@ impl<'c> Lowering<'c> {
             .ok_or_else(|| emit_error(location, "access is not in a block"))?
             .at(location);
 
-        let mut positions: Vec<Value<'c, 'c>> = Vec::new();
-        let mut matched = vec![false; def.axes.len()];
-        let mut found: Vec<Value<'c, 'c>> = Vec::new();
-        for (index, (&axis_value, &coordinate)) in def.axes.iter().zip(coordinates).enumerate() {
-            let axis = Axis::read(axis_value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op"))?;
-            // The loop walking this axis already has the position, provided
-            // the parent's position is also the walked one.
-            let parent_matched = index == 0 || axis.parent.is_none() || matched[index - 1];
-            if let Some(walked) = env.get(&key(axis_value)) {
-                if walked.coordinate == coordinate && parent_matched {
-                    matched[index] = true;
-                    positions.push(walked.position);
-                    continue;
-                }
-            }
-            if axis.kind == AxisKind::DenseVariable {
-                // A row holds the coordinates below its length; past it the
-                // element is not stored, as a sparse coordinate not found.
-                let depth = axis.ancestors().len();
-                let (start, end) = self.row_bounds(&builder, &axis, &positions[index - depth..index])?;
-                let length = builder.sub(end, start);
-                found.push(builder.cmp(arith::CmpiPredicate::Ult, coordinate, length));
-            }
-            if axis.kind == AxisKind::DenseFixed && !below_length(coordinate, axis.length, env) {
-                // A coordinate computed (i - 1) or taken from another axis
-                // may fall outside the axis: not stored, like a sparse
-                // coordinate not found.
-                found.push(builder.cmp(arith::CmpiPredicate::Ult, coordinate, axis.length));
-            }
-            if !axis.kind.is_sparse() {
-                positions.push(coordinate);
-                continue;
-            }
-            if !axis.sorted {
-                return Err(emit_error(
-                    location,
-                    format!("access to buffer axis #{index} needs a coordinate lookup, a binary search, but the axis is not sorted"),
-                ));
-            }
-            let depth = axis.ancestors().len();
-            let ancestors = positions[index - depth..index].to_vec();
-            let bool_type = builder.bool_type();
-            let find = builder.insert(
-                sparse_pos::FindOperation::builder(builder.context, location)
-                    .position(builder.index_type())
-                    .found(bool_type)
-                    .axis(axis_value)
-                    .ancestors(&ancestors)
-                    .coord(coordinate)
-                    .build(),
-            );
-            positions.push(detach(find.result(0).map_err(|_| emit_error(location, "internal: find"))?.into()));
-            found.push(detach(find.result(1).map_err(|_| emit_error(location, "internal: find"))?.into()));
-        }
+        let axes = def
+            .axes
+            .iter()
+            .map(|&value| Axis::read(value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let lookup = Lookup { def: &def, axes: &axes, coordinates, env };
+        let (positions, all_found) = self.look_up(&builder, &lookup, Vec::new(), Vec::new())?;
 
-        let all_found = found.iter().copied().reduce(|a, b| builder.and(a, b));
         match value {
             Some(value) => {
                 let store = |b: &Builder<'c>| {
@@ -492,6 +444,164 @@ impl<'c> Lowering<'c> {
         erase(op);
         Ok(())
     }
+
+    /// The positions of `lookup`'s coordinates from axis `positions.len()`
+    /// on (after `positions`, `matched` saying which of those a loop
+    /// walks), and whether they are all stored (`None`: certainly). Once
+    /// a coordinate may be missing, the axes after it that read memory
+    /// (a row's bounds, a search) do so only where it is stored: a missing
+    /// row or fiber has no bounds to read, and reading them anyway would
+    /// run past the structure arrays.
+    fn look_up(
+        &mut self,
+        builder: &Builder<'c>,
+        lookup: &Lookup<'c, '_>,
+        mut positions: Vec<Value<'c, 'c>>,
+        mut matched: Vec<bool>,
+    ) -> Result<(Vec<Value<'c, 'c>>, Option<Value<'c, 'c>>), PassFailed> {
+        let count = lookup.axes.len();
+        while positions.len() < count {
+            let index = positions.len();
+            let (position, found) = self.look_up_axis(builder, lookup, index, &positions, &mut matched)?;
+            positions.push(position);
+            let Some(found) = found else { continue };
+            if !lookup.reads_memory_after(index, &matched) {
+                let (rest, later) = self.look_up(builder, lookup, positions, matched)?;
+                return Ok((rest, Some(later.map_or(found, |later| builder.and(found, later)))));
+            }
+            let mut types = vec![builder.index_type(); count - index - 1];
+            types.push(builder.bool_type());
+            let mut failed = None;
+            let (known, known_matched) = (positions.clone(), matched.clone());
+            let results = if_else(
+                builder,
+                found,
+                &types,
+                |inside| match self.look_up(inside, lookup, known, known_matched) {
+                    Ok((all, later)) => {
+                        let mut yielded = all[index + 1..].to_vec();
+                        yielded.push(later.unwrap_or_else(|| boolean(inside, true)));
+                        yielded
+                    }
+                    Err(error) => {
+                        failed = Some(error);
+                        absent(inside, count - index - 1)
+                    }
+                },
+                |outside| absent(outside, count - index - 1),
+            );
+            if let Some(error) = failed {
+                return Err(error);
+            }
+            positions.extend_from_slice(&results[..count - index - 1]);
+            return Ok((positions, results.last().copied()));
+        }
+        Ok((positions, None))
+    }
+
+    /// The position of coordinate `index` of `lookup` on its axis, given
+    /// the positions before it, and whether it is stored (`None`:
+    /// certainly).
+    fn look_up_axis(
+        &mut self,
+        builder: &Builder<'c>,
+        lookup: &Lookup<'c, '_>,
+        index: usize,
+        positions: &[Value<'c, 'c>],
+        matched: &mut Vec<bool>,
+    ) -> Result<(Value<'c, 'c>, Option<Value<'c, 'c>>), PassFailed> {
+        let location = builder.location;
+        let (axis, coordinate) = (&lookup.axes[index], lookup.coordinates[index]);
+        let walked = lookup.walked(index, matched);
+        matched.push(walked.is_some());
+        if let Some(position) = walked {
+            return Ok((position, None));
+        }
+        let mut found = None;
+        if axis.kind == AxisKind::DenseVariable {
+            // A row holds the coordinates below its length; past it the
+            // element is not stored, as a sparse coordinate not found.
+            let depth = axis.ancestors().len();
+            let (start, end) = self.row_bounds(builder, axis, &positions[index - depth..index])?;
+            let length = builder.sub(end, start);
+            found = Some(builder.cmp(arith::CmpiPredicate::Ult, coordinate, length));
+        }
+        if axis.kind == AxisKind::DenseFixed && !below_length(coordinate, axis.length, lookup.env) {
+            // A coordinate computed (i - 1) or taken from another axis
+            // may fall outside the axis: not stored, like a sparse
+            // coordinate not found.
+            found = Some(builder.cmp(arith::CmpiPredicate::Ult, coordinate, axis.length));
+        }
+        if !axis.kind.is_sparse() {
+            return Ok((coordinate, found));
+        }
+        if !axis.sorted {
+            return Err(emit_error(
+                location,
+                format!("access to buffer axis #{index} needs a coordinate lookup, a binary search, but the axis is not sorted"),
+            ));
+        }
+        let depth = axis.ancestors().len();
+        let ancestors = positions[index - depth..index].to_vec();
+        let find = builder.insert(
+            sparse_pos::FindOperation::builder(builder.context, location)
+                .position(builder.index_type())
+                .found(builder.bool_type())
+                .axis(axis.value)
+                .ancestors(&ancestors)
+                .coord(coordinate)
+                .build(),
+        );
+        let result = |n| find.result(n).map(|r| detach(r.into())).map_err(|_| emit_error(location, "internal: find"));
+        Ok((result(0)?, Some(result(1)?)))
+    }
+}
+
+/// One buffer access's coordinates, on the buffer's axes.
+struct Lookup<'c, 'a> {
+    def: &'a BufferDef<'c>,
+    axes: &'a [Axis<'c>],
+    coordinates: &'a [Value<'c, 'c>],
+    env: &'a Env<'c>,
+}
+
+impl<'c> Lookup<'c, '_> {
+    /// The position of a loop that walks coordinate `index` on its axis,
+    /// if one does, under the position its parent matched (`matched`:
+    /// whether each axis before `index` was walked).
+    fn walked(&self, index: usize, matched: &[bool]) -> Option<Value<'c, 'c>> {
+        let axis = &self.axes[index];
+        let parent_matched = index == 0 || axis.parent.is_none() || matched[index - 1];
+        self.env
+            .get(&key(self.def.axes[index]))
+            .filter(|walked| walked.coordinate == self.coordinates[index] && parent_matched)
+            .map(|walked| walked.position)
+    }
+
+    /// Whether an axis after `index` reads memory to find its position:
+    /// a row's bounds or a search, where no loop walks the coordinate.
+    fn reads_memory_after(&self, index: usize, matched: &[bool]) -> bool {
+        let mut matched = matched.to_vec();
+        (index + 1..self.axes.len()).any(|later| {
+            let walked = self.walked(later, &matched).is_some();
+            matched.push(walked);
+            !walked && (self.axes[later].kind == AxisKind::DenseVariable || self.axes[later].kind.is_sparse())
+        })
+    }
+}
+
+/// The constant `value` of type i1.
+fn boolean<'c>(builder: &Builder<'c>, value: bool) -> Value<'c, 'c> {
+    let attribute = IntegerAttribute::new(builder.bool_type(), value as i64);
+    builder.value(arith::constant(builder.context, attribute.into(), builder.location))
+}
+
+/// What a lookup yields for `count` axes past a missing coordinate:
+/// positions 0 (never used: nothing is stored there) and not found.
+fn absent<'c>(builder: &Builder<'c>, count: usize) -> Vec<Value<'c, 'c>> {
+    let mut values = vec![builder.index(0); count];
+    values.push(boolean(builder, false));
+    values
 }
 
 /// Whether `coordinate` is known to be below `length`: a constant below a
@@ -514,6 +624,15 @@ fn default_value<'c>(
     def: &BufferDef<'c>,
     location: Location<'c>,
 ) -> Result<Attribute<'c>, PassFailed> {
+    if IntegerType::try_from(def.element).is_ok_and(|integer| !integer.is_signless()) {
+        return Err(emit_error(
+            location,
+            format!(
+                "a lookup into a buffer of {} may read its default value, and arith.constant makes only signless integers; give the buffer a signless type (i32 for ui32)",
+                def.element
+            ),
+        ));
+    }
     def.default_value
         .or_else(|| zero_attribute(context, def.element))
         .ok_or_else(|| emit_error(location, format!("no default value for element type {}", def.element)))

@@ -88,7 +88,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             op.location(),
             format!(
                 "place-device-memory: '{}' would read or write GPU memory on the host, which only launches kernels; \
-                 bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel",
+                 bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel \
+                 (sparse-pos-auto-bind runs code outside every loop as one thread)",
                 op_name(&op)
             ),
         ));

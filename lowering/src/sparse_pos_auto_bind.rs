@@ -17,8 +17,9 @@ use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
+    block::{BlockLike, BlockRef},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-    Value,
+    RegionLike, Value,
 };
 
 pub const PASS: PassDef = PassDef {
@@ -138,8 +139,138 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for top in outermost(root, is_loop) {
         schedule(top);
     }
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    for function in outermost(root, |op| op.name().as_string_ref().as_str() == Ok("func.func")) {
+        let body = function.region(0).ok().and_then(|region| region.first_block());
+        if let Some(body) = body {
+            for run in serial_runs(body) {
+                launch_serially(context, &run);
+            }
+        }
+    }
     Ok(())
 }
+
+/// Runs of a function body's ops that touch buffers with no loop bound
+/// around them (an init region's store into a rank-0 output, a maximum
+/// over every position that blocks cannot share): on the GPU the host
+/// cannot run them, so each run becomes one thread of one block. Runs
+/// start and end at such ops, hold nothing but them and arithmetic, and
+/// define nothing used after them.
+fn serial_runs<'c, 'a>(body: BlockRef<'c, 'a>) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let mut runs = Vec::new();
+    let mut run: Vec<OperationRef<'c, 'a>> = Vec::new();
+    let mut close = |run: &mut Vec<OperationRef<'c, 'a>>| {
+        while run.last().is_some_and(|op| !touches_buffers(*op)) {
+            run.pop();
+        }
+        let defined_inside = |value: Value| run.iter().any(|op| op.results().any(|r| Value::from(r) == value));
+        let used_after = run.last().is_some_and(|last| {
+            let mut next = last.next_in_block();
+            let mut used = false;
+            while let Some(op) = next {
+                used |= operands_within(op).into_iter().any(|v| defined_inside(v));
+                next = op.next_in_block();
+            }
+            used
+        });
+        if !run.is_empty() && !used_after {
+            runs.push(std::mem::take(run));
+        }
+        run.clear();
+    };
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let op: OperationRef<'c, 'a> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let serial = touches_buffers(op) && !holds_binding(op);
+        let arithmetic =
+            op.region_count() == 0 && op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("arith."));
+        if serial || (arithmetic && !run.is_empty()) {
+            run.push(op);
+        } else {
+            close(&mut run);
+        }
+    }
+    close(&mut run);
+    runs
+}
+
+/// Whether `op` (or an op in it) reads or writes a buffer at positions.
+fn touches_buffers(op: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if matches!(inner.name().as_string_ref().as_str(), Ok("sparse_pos.load" | "sparse_pos.store")) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+fn holds_binding(op: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if inner.has_attribute("bind") {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// The operands of `op` and of the ops nested in it.
+fn operands_within<'c>(op: OperationRef<'c, '_>) -> Vec<Value<'c, 'c>> {
+    let mut operands = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        operands.extend(inner.operands().map(crate::axis::detach));
+        WalkResult::Advance
+    });
+    operands
+}
+
+/// Moves `run` into a loop of one position bound to blockIdx.x: a
+/// launch of one block of one thread.
+fn launch_serially(context: &melior::Context, run: &[OperationRef<'_, '_>]) {
+    let Some(&first) = run.first() else { return };
+    let first: OperationRef = unsafe { OperationRef::from_raw(first.to_raw()) };
+    let location = first.location();
+    let Some(builder) = crate::ir_builder::Builder::before(context, first) else { return };
+    let builder = builder.at(location);
+    let (body, inside) = crate::ir_builder::region_with_block(
+        context,
+        location,
+        &[melior::ir::Type::index(context)],
+        sptir_dialects::sparse_pos::r#yield(context, location).into(),
+    );
+    let serial = builder.insert(
+        sptir_dialects::sparse_pos::ForOperation::builder(context, location)
+            .label(StringAttribute::new(context, SERIAL))
+            .kind(
+                melior::ir::attribute::IntegerAttribute::new(
+                    melior::ir::r#type::IntegerType::new(context, 32).into(),
+                    0,
+                )
+                .into(),
+            )
+            .lower_bound(builder.index(0))
+            .upper_bound(builder.index(1))
+            .body(body)
+            .build(),
+    );
+    unsafe { OperationRefMut::from_raw(serial.to_raw()) }
+        .set_discardable_attribute("bind", StringAttribute::new(context, "blockIdx.x").into());
+    for &op in run {
+        inside.insert_existing(unsafe { OperationRef::from_raw(op.to_raw()) });
+    }
+}
+
+/// The label of a loop `launch_serially` makes.
+pub const SERIAL: &str = "serial";
 
 /// Binds the nest under `top`: `top` to the blocks and uniform innermost
 /// spatial loops to the threads. A reduction loop whose updates blocks

@@ -41,7 +41,7 @@ func.func @store_on_the_host(%y: memref<?xf32>, %n: index) {
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %size = memref.dim %y, %c0 : memref<?xf32>
-  // expected-error@+1 {{place-device-memory: 'memref.store' would read or write GPU memory on the host, which only launches kernels; bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel}}
+  // expected-error@+1 {{place-device-memory: 'memref.store' would read or write GPU memory on the host, which only launches kernels; bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel (sparse-pos-auto-bind runs code outside every loop as one thread)}}
   memref.store %zero, %y[%c0] : memref<?xf32>
   gpu.launch blocks(%b, %by, %bz) in (%gx = %size, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     memref.store %zero, %y[%b] : memref<?xf32>

@@ -1,4 +1,5 @@
 // RUN: sptir-opt %s --split-input-file --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s
+// RUN: sptir-opt %s --split-input-file --sptir-to-gpu -o /dev/null
 
 // The default schedule binds the outermost loop to blocks, atomically when
 // it is a reduction whose updates are sums (integers too), and the
@@ -161,6 +162,70 @@ func.func @ell_sddmm(%indices: memref<?xi32>, %x: memref<?xf32>, %y: memref<?xf3
     %p = arith.mulf %xv, %yv : f32
     %s = arith.addf %acc, %p : f32
     sparse_iter.store %s, %O[%i, %j] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
+
+// -----
+
+// Code outside every loop that touches buffers (the init region of an
+// iteration over reductions only, zeroing a rank-0 output) cannot run on
+// the host: it becomes one thread of one block, a bound loop of one
+// position. The sum itself goes to blocks of 128 threads, atomically.
+// CHECK-LABEL: func.func @dot
+//       CHECK:   sparse_pos.for "serial" spatial %{{.*}} to %c1{{(_[0-9]+)?}} attributes {bind = "blockIdx.x"} {
+//  CHECK-NEXT:   ^bb0(%{{.*}}: index):
+//  CHECK-NEXT:     sparse_pos.store %{{.*}}, %{{.*}}[] : <0, f32>
+//  CHECK-NEXT:   }
+//       CHECK:   sparse_pos.for "dot.0.o" reduction {{.*}} {atomic, bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "dot.0.i" reduction {{.*}} {atomic, bind = "threadIdx.x"}
+func.func @dot(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %O = sparse_iter.match_buffer %out [] : memref<?xf32> -> !sparse_iter.buffer<0, f32>
+  sparse_iter.iterate "dot" [%I] "R" init {
+    %zero = arith.constant 0.0 : f32
+    sparse_iter.store %zero, %O[] : !sparse_iter.buffer<0, f32>
+  } body {
+  ^bb0(%i: index):
+    %acc = sparse_iter.load %O[] : !sparse_iter.buffer<0, f32>
+    %a = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
+    %b = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    sparse_iter.store %s, %O[] : !sparse_iter.buffer<0, f32>
+  }
+  return
+}
+
+// -----
+
+// A maximum over every element: blocks cannot share it and no loop is
+// spatial, so the whole nest, with its init, runs as one thread.
+// CHECK-LABEL: func.func @global_max
+//       CHECK:   sparse_pos.for "serial" spatial %{{.*}} to %c1{{(_[0-9]+)?}} attributes {bind = "blockIdx.x"} {
+//       CHECK:     sparse_pos.store
+//       CHECK:     sparse_pos.for "gmax.0" reduction
+//   CHECK-NOT:       bind
+//       CHECK:       sparse_pos.for "gmax.1" reduction
+//   CHECK-NOT:         bind
+func.func @global_max(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
+                      %out: memref<?xf32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted
+         : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %O = sparse_iter.match_buffer %out [] : memref<?xf32> -> !sparse_iter.buffer<0, f32>
+  sparse_iter.iterate "gmax" [%I, %J] "RR" init {
+    %low = arith.constant 0xFF800000 : f32
+    sparse_iter.store %low, %O[] : !sparse_iter.buffer<0, f32>
+  } body {
+  ^bb0(%i: index, %j: index):
+    %acc = sparse_iter.load %O[] : !sparse_iter.buffer<0, f32>
+    %v = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %s = arith.maximumf %v, %acc : f32
+    sparse_iter.store %s, %O[] : !sparse_iter.buffer<0, f32>
   }
   return
 }

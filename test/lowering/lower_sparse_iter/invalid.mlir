@@ -111,3 +111,24 @@ func.func @init_nested_child_of_reduction(%indptr_j: memref<?xi32>, %indices_j: 
   }
   return
 }
+
+// -----
+
+// A lookup may read the default value, which arith cannot make for an
+// unsigned integer (its constants are signless).
+func.func @unsigned_lookup(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xui32>,
+                           %y: memref<?xui32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xui32> -> !sparse_iter.buffer<2, ui32>
+  %Y = sparse_iter.match_buffer %y [%I, %J] : memref<?xui32> -> !sparse_iter.buffer<2, ui32>
+  sparse_iter.iterate "cp" [%I, %J] "SS" body {
+  ^bb0(%i: index, %j: index):
+    %c1 = arith.constant 1 : index
+    %jp = arith.addi %j, %c1 : index
+    // expected-error@+1 {{a lookup into a buffer of ui32 may read its default value, and arith.constant makes only signless integers; give the buffer a signless type (i32 for ui32)}}
+    %v = sparse_iter.load %A[%i, %jp] : !sparse_iter.buffer<2, ui32>
+    sparse_iter.store %v, %Y[%i, %j] : !sparse_iter.buffer<2, ui32>
+  }
+  return
+}
