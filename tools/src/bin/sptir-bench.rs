@@ -798,6 +798,12 @@ fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
     let mut args = Args::parse();
+    // An empty pass list schedules nothing (rather than naming a pass '').
+    for list in [&mut args.schedule, &mut args.stage1] {
+        if list.as_deref().is_some_and(|passes| passes.trim().trim_matches(',').trim().is_empty()) {
+            *list = None;
+        }
+    }
     if let Some(path) = args.config.clone() {
         let applied = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read '{path}': {e}"))
