@@ -38,6 +38,10 @@ use mlir_sys::{
 };
 use sptir_dialects::{axis_type, buffer_type, sparse_iter};
 
+/// The most iterations a `hyb:` rule makes (partitions times widths), as
+/// the runtime's hyb format allows.
+pub const MAX_HYB_BUCKETS: usize = 256;
+
 /// A built-in rule, parsed from the `rule` option.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BuiltinRule {
@@ -60,10 +64,20 @@ impl BuiltinRule {
         match parts.as_slice() {
             ["bsr", block] => Ok(Self::Bsr(positive(block, "bsr block size")?)),
             ["ell", width] => Ok(Self::Ell(positive(width, "ell width")?)),
-            ["hyb", partitions, widths] => Ok(Self::Hyb {
-                partitions: positive(partitions, "hyb column partitions")?,
-                widths: widths.split(',').map(|w| positive(w, "hyb bucket width")).collect::<Result<_, _>>()?,
-            }),
+            ["hyb", partitions, widths] => {
+                let partitions = positive(partitions, "hyb column partitions")?;
+                let widths: Vec<usize> =
+                    widths.split(',').map(|w| positive(w, "hyb bucket width")).collect::<Result<_, _>>()?;
+                // Each (partition, width) is an iteration, a kernel of its
+                // own: thousands take minutes and gigabytes to compile.
+                let buckets = partitions.saturating_mul(widths.len());
+                if buckets > MAX_HYB_BUCKETS {
+                    return Err(format!(
+                        "hyb makes an iteration per column partition and width: at most {MAX_HYB_BUCKETS}, got {buckets}"
+                    ));
+                }
+                Ok(Self::Hyb { partitions, widths })
+            }
             _ => Err(format!("unknown rule '{text}'; expected bsr:B, ell:K or hyb:C:W0,W1,...")),
         }
     }

@@ -153,7 +153,13 @@ impl CpuKernel {
             unsafe { mlirExecutionEngineRegisterSymbol(engine, string_ref(name), address) };
         }
         unsafe { mlirExecutionEngineInitialize(engine) };
-        Ok(Self { engine, wrappers: wrapper_signatures(module) })
+        let wrappers = wrapper_signatures(module);
+        // The JIT generates code at the first lookup: doing it here keeps
+        // code generation in the compile time, out of the first run's.
+        for (name, ..) in &wrappers {
+            unsafe { mlirExecutionEngineLookupPacked(engine, string_ref(&format!("_mlir_ciface_{name}"))) };
+        }
+        Ok(Self { engine, wrappers })
     }
 
     /// Runs `function` with `args`, which must match its parameters in

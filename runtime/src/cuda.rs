@@ -111,6 +111,11 @@ pub fn available() -> bool {
     context().is_ok()
 }
 
+/// Why no CUDA driver or device is usable here, if none is.
+pub fn check() -> Result<(), CudaError> {
+    context().map(|_| ())
+}
+
 /// What the `mgpu*` functions report back to the thread whose host code
 /// called them (the JIT-compiled host function runs on the caller's
 /// thread): the first error, and the time of the kernels launched since

@@ -10,6 +10,7 @@ pub mod cusparse;
 pub mod formats;
 pub mod graphs;
 pub mod load;
+pub mod memory;
 pub mod mtx;
 pub mod random;
 pub mod reference;

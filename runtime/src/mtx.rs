@@ -70,7 +70,7 @@ pub enum MtxError {
 
     #[error(
         "a {rows}x{cols} matrix with {entries} entries needs about {needed} MiB to convert, \
-         and this machine has {available} MiB available"
+         and this process may allocate {available} MiB (free memory, ulimit -v, cgroup limit)"
     )]
     OutOfMemory { rows: usize, cols: usize, entries: usize, needed: u64, available: u64 },
 
@@ -250,14 +250,6 @@ fn conversion_bytes(rows: usize, entries: usize) -> u64 {
     (rows as u64 + 1) * 20 + entries as u64 * 16
 }
 
-/// `MemAvailable` from /proc/meminfo, in bytes, where there is one.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 fn check_memory(rows: usize, cols: usize, entries: usize, available: Option<u64>) -> Result<(), MtxError> {
     let needed = conversion_bytes(rows, entries);
     match available {
@@ -339,7 +331,7 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
 
     // The size line may declare dimensions far beyond the entries; the
     // conversion's per-row arrays would then exhaust memory and abort.
-    check_memory(rows, cols, values.len(), available_memory())?;
+    check_memory(rows, cols, values.len(), crate::memory::available_memory())?;
     let mut csr = Coo::new(rows, cols, row_idx, col_idx, values)?.to_csr();
     if field == Field::Pattern {
         // Summing duplicates gave 2.0 etc.; a pattern only says "present".

@@ -28,6 +28,12 @@ pub enum RmatError {
     #[error("R-MAT with scale {scale} and degree {degree} samples {edges} edges, more than the limit {max}", max = i32::MAX)]
     TooManyEdges { scale: u32, degree: u32, edges: u128 },
 
+    #[error(
+        "R-MAT with scale {scale} and degree {degree} needs about {needed} MiB to build, \
+         and this process may allocate {available} MiB (free memory, ulimit -v, cgroup limit)"
+    )]
+    OutOfMemory { scale: u32, degree: u32, needed: u64, available: u64 },
+
     #[error(transparent)]
     Format(#[from] FormatError),
 }
@@ -83,6 +89,15 @@ impl RmatSpec {
         if edges > i32::MAX as u128 {
             return Err(RmatError::TooManyEdges { scale: self.scale, degree: self.degree, edges });
         }
+        // Keys, then coordinates and values per edge; row counters and
+        // pointers per vertex (the CSR conversion).
+        let needed = edges as u64 * 36 + (self.vertices() as u64 + 1) * 20;
+        crate::memory::check_fits(needed).map_err(|(needed, available)| RmatError::OutOfMemory {
+            scale: self.scale,
+            degree: self.degree,
+            needed,
+            available,
+        })?;
         let mut rng = SplitMix64::new(self.seed);
         // Packing (row, col) in one u64 makes sort + dedup cheap.
         let mut keys: Vec<u64> = (0..edges as usize)

@@ -69,6 +69,11 @@ pub enum KernelError {
     NoFeatures,
     #[error("a dense operand of {rows} rows and {feat} features is over {limit} elements (8 GiB)")]
     TooLarge { rows: usize, feat: usize, limit: usize },
+    #[error(
+        "{feat} features need about {needed} MiB for the dense operands, the output and its float64 \
+         reference, and this process may allocate {available} MiB (free memory, ulimit -v, cgroup limit)"
+    )]
+    OutOfMemory { feat: usize, needed: u64, available: u64 },
     #[error("rows {0:?} are not a panel of the matrix")]
     Panel(std::ops::Range<usize>),
 }
@@ -266,9 +271,19 @@ pub fn check_feat(a: &Csr, feat: usize) -> Result<(), KernelError> {
     }
     let rows = a.rows().max(a.cols());
     match rows.checked_mul(feat) {
-        Some(n) if n <= MAX_DENSE_ELEMENTS => Ok(()),
-        _ => Err(KernelError::TooLarge { rows, feat, limit: MAX_DENSE_ELEMENTS }),
+        Some(n) if n <= MAX_DENSE_ELEMENTS => {}
+        _ => return Err(KernelError::TooLarge { rows, feat, limit: MAX_DENSE_ELEMENTS }),
     }
+    // The dense operands (f32), the output with its poisoned copy and
+    // the float64 reference's sums and magnitudes, for SpMM's C or
+    // SDDMM's non-zeros.
+    let (m, n, nnz, feat) = (a.rows() as u64, a.cols() as u64, a.nnz() as u64, feat as u64);
+    let needed = (m + n) * feat * 4 + m * feat * 24 + nnz * 24;
+    sptir_runtime::memory::check_fits(needed).map_err(|(needed, available)| KernelError::OutOfMemory {
+        feat: feat as usize,
+        needed,
+        available,
+    })
 }
 
 /// Builds the problem with the given dense operands (see [`operands`]).

@@ -112,6 +112,8 @@ fn run_chunk(chunk: &str, first_line: usize, file: &str, options: &OptOptions) -
                 if let Err(error) = parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline) {
                     errors.push_str(&format!("sptir-opt: invalid pass pipeline '{pipeline}': {error}\n"));
                     ok = false;
+                } else if lowers_to_llvm(pipeline) && has_unregistered_op(&context, &module) {
+                    ok = false;
                 } else if manager.run(&mut module).is_err() {
                     ok = false;
                 }
@@ -145,6 +147,34 @@ fn run_chunk(chunk: &str, first_line: usize, file: &str, options: &OptOptions) -
         errors.push_str(&format!("{diagnostic}\n"));
     }
     ChunkResult { output, errors, success: ok }
+}
+
+/// Whether `pipeline` lowers to the LLVM dialect, whose conversions
+/// (upstream's, some of which crash on them) cannot take ops no dialect
+/// defines.
+fn lowers_to_llvm(pipeline: &str) -> bool {
+    ["sptir-to-cpu", "sptir-to-gpu", "sptir-stage3-to-llvm", "sptir-stage2-to-gpu", "math-extend-to-supported-types"]
+        .iter()
+        .any(|name| pipeline.contains(name))
+}
+
+/// Reports each op of an unregistered dialect (accepted by
+/// --allow-unregistered-dialect) at its location; whether there was one.
+fn has_unregistered_op(context: &melior::Context, module: &melior::ir::Module<'_>) -> bool {
+    use melior::ir::operation::{WalkOrder, WalkResult};
+    let mut found = false;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
+        if !context.is_registered_operation(&name) {
+            sptir_lowering::pass_registry::emit_error(
+                op.location(),
+                format!("'{name}' belongs to no registered dialect, and lowering to LLVM cannot convert it"),
+            );
+            found = true;
+        }
+        WalkResult::Advance
+    });
+    found
 }
 
 fn printing_flags(options: &OptOptions) -> OperationPrintingFlags {

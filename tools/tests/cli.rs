@@ -470,3 +470,87 @@ fn bench_emits_the_stages_of_the_gpu_path() {
     assert!(emit(&["--device", "cuda", "--emit", "llvm"]).contains("gpu.binary"));
     assert!(emit(&["--emit", "ptx", "--chip", "sm_80"]).contains(".target sm_80"));
 }
+
+#[test]
+fn tools_refuse_what_they_cannot_hold() {
+    // Matrices, operands and references that would not fit in memory are
+    // refused before they are built, not aborted by a failed allocation:
+    // under a 6 GB address-space limit, whatever the machine has.
+    let limited = |args: &str| {
+        let command = format!("ulimit -v 6000000 && exec {} {args}", env!("CARGO_BIN_EXE_sptir-bench"));
+        Command::new("sh").args(["-c", &command]).output().expect("sh runs")
+    };
+    fails_with(&limited("--op spmm --matrix rmat:30:1:0 --feat 1"), "MiB to build");
+    let tall = temp_file("tall.mtx", "%%MatrixMarket matrix coordinate real general\n1000000000 1 1\n1 1 1.0\n");
+    fails_with(&limited(&format!("--op spmm --matrix {tall} --feat 1")), "MiB to convert");
+    let narrow = temp_file("narrow.mtx", "%%MatrixMarket matrix coordinate real general\n1048576 1 1\n1 1 1.0\n");
+    fails_with(&limited(&format!("--op spmm --matrix {narrow} --feat 2048")), "MiB for the dense operands");
+    // Each hyb bucket is a kernel: thousands would compile for minutes.
+    fails_with(
+        &bench(&[
+            "--op",
+            "spmm",
+            "--format",
+            "hyb",
+            "--matrix",
+            "rmat:12:4:1",
+            "--col-parts",
+            "1000",
+            "--bucket-exp",
+            "0",
+        ]),
+        "at most 256",
+    );
+    let csr = include_str!("../../examples/csr_spmm.mlir");
+    fails_with(
+        &opt(&["-", "-p", "builtin.module(decompose-format{rule=hyb:100000:1 iteration=csrmm})"], csr),
+        "at most 256, got 100000",
+    );
+    // A specialization of its own could claim sizes the run does not have.
+    fails_with(
+        &bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:6:4:1",
+            "--stage1",
+            "specialize-arguments{function=csr_spmm args=5 values=100000}",
+        ]),
+        "drop specialize-arguments",
+    );
+    // What needs a GPU or a file fails before the work, not after it.
+    if !sptir_runtime::cuda::available() {
+        fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:1", "--device", "cuda", "--tune"]), "--device cuda:");
+    }
+    fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:1", "--baseline", "cusparse"]), "needs --device cuda");
+    fails_with(
+        &bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:6:4:1",
+            "--device",
+            "cuda",
+            "--tune",
+            "--save-config",
+            "/nonexistent/x",
+        ]),
+        "--save-config: cannot write",
+    );
+    // An op of no registered dialect cannot be lowered to LLVM (upstream
+    // conversions crashed on it).
+    let unregistered = "func.func @f() {\n  %x = \"foo.bar\"() : () -> i32\n  return\n}\n";
+    fails_with(
+        &opt(&["-", "--allow-unregistered-dialect", "--sptir-to-cpu"], unregistered),
+        "<stdin>:2:8: error: 'foo.bar' belongs to no registered dialect",
+    );
+    // Deep nesting needs a deep stack, which the compiler thread has.
+    let depth = 5000;
+    let deep = format!(
+        "func.func @f() {{\n{}{}  return\n}}\n",
+        "scf.execute_region {\n".repeat(depth),
+        "scf.yield\n}\n".repeat(depth)
+    );
+    let output = opt(&["-", "-o", "/dev/null"], &deep);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}

@@ -81,6 +81,10 @@ pub struct Hyb {
     buckets: Vec<HybBucket>,
 }
 
+/// The most buckets (column partitions times widths) a hyb matrix has;
+/// `decompose-format`'s `hyb:` rule has the same limit.
+pub const MAX_BUCKETS: usize = 256;
+
 fn check_params(col_parts: usize, cols: usize, widths: &[usize]) -> Result<(), FormatError> {
     if col_parts == 0 {
         return Err(FormatError::InvalidParameter {
@@ -103,6 +107,15 @@ fn check_params(col_parts: usize, cols: usize, widths: &[usize]) -> Result<(), F
             name: "number of bucket widths",
             value: 0,
             reason: "need at least one bucket",
+        });
+    }
+    // Each (partition, bucket) is a kernel of its own: thousands of them
+    // take minutes and gigabytes to compile.
+    if col_parts.saturating_mul(widths.len()) > MAX_BUCKETS {
+        return Err(FormatError::InvalidParameter {
+            name: "col_parts * buckets",
+            value: col_parts.saturating_mul(widths.len()),
+            reason: "at most 256 (each is a kernel to compile)",
         });
     }
     let mut prev = 0;

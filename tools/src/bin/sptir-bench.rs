@@ -788,6 +788,31 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.sddmm.is_some() && args.stage1.is_some() {
         return Err("--sddmm sets the stage I schedule itself (sparse-fuse where it needs one): drop --stage1".into());
     }
+    for (list, name) in [(&args.stage1, "--stage1"), (&args.schedule, "--schedule")] {
+        if list.as_deref().is_some_and(|passes| passes.contains("specialize-arguments")) {
+            // Its constants would stand for sizes this run may not have: a
+            // kernel specialized for more rows than the matrix has reads
+            // past its arrays.
+            return Err(format!(
+                "{name}: sptir-bench specializes the kernel for this run's sizes itself (unless --generic); drop specialize-arguments"
+            ));
+        }
+    }
+    if args.baseline.is_some() && args.device != Device::Cuda {
+        return Err("--baseline cusparse needs --device cuda".into());
+    }
+    if let Some(path) = args.save_config.as_deref() {
+        // Refused now, not after the whole search (an existing file keeps
+        // its text until then).
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("--save-config: cannot write '{path}': {e}"))?;
+    }
+    if args.device == Device::Cuda && args.emit.is_none() {
+        sptir_runtime::cuda::check().map_err(|e| format!("--device cuda: {e}"))?;
+    }
     if args.chip.is_some() && args.device != Device::Cuda && !matches!(args.emit, Some(Emit::Ptx)) {
         return Err("--chip picks the GPU that PTX is built for: add --device cuda or --emit ptx".into());
     }

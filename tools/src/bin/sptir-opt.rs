@@ -75,6 +75,9 @@ struct Args {
     allow_unregistered_dialect: bool,
 }
 
+/// The compiler thread's stack (address space; pages are used as needed).
+const STACK_BYTES: usize = 1 << 30;
+
 fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
@@ -107,7 +110,21 @@ fn main() -> ExitCode {
         print_generic: args.print_generic,
         allow_unregistered_dialect: args.allow_unregistered_dialect,
     };
-    let outcome = run(&source, file, &options);
+    // The parser and verifier recurse once per nesting level: a deep input
+    // needs a deeper stack than the main thread's 8 MiB.
+    let file = file.to_string();
+    let outcome = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || run(&source, &file, &options))
+        .map_err(|e| e.to_string())
+        .and_then(|thread| thread.join().map_err(|_| "the compiler thread panicked".to_string()));
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            eprintln!("sptir-opt: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     eprint!("{}", outcome.errors);
     let written = if args.output == "-" {
         std::io::stdout().write_all(outcome.output.as_bytes())
