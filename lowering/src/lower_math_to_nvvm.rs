@@ -7,8 +7,10 @@
 //! instruction: `abs`, `sqrt.rn`, `fma.rn` on f32 and f64; on f32, the
 //! approximate `ex2`, `lg2`, `sin`, `cos` and `rsqrt` (about 2^-22
 //! relative error; `exp` and `log` scale by log2(e) and ln(2), as CUDA's
-//! fast `__expf` does). Any other math op is an error naming it, instead of
-//! an LLVM abort in the PTX backend.
+//! fast `__expf` does). `erf` on f32 becomes arithmetic around `exp`
+//! (a series near zero, Abramowitz and Stegun's rational form beyond).
+//! Any other math op is an error naming it, instead of an LLVM abort in
+//! the PTX backend.
 
 use crate::{
     ir_builder::{erase, replace_uses, Builder},
@@ -70,16 +72,91 @@ fn mapping(name: &str) -> Option<Mapping> {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut ops = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op).starts_with("math.") {
-            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+    let math_ops = || {
+        let mut ops = Vec::new();
+        root.walk(WalkOrder::PreOrder, |op| {
+            if op_name(&op).starts_with("math.") {
+                ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+            }
+            WalkResult::Advance
+        });
+        ops
+    };
+    // erf first: its expansion's exp and abs are lowered with the rest.
+    for op in math_ops() {
+        if op_name(&op) == "math.erf" && op.result(0).is_ok_and(|r| r.r#type() == Type::float32(context)) {
+            expand_erf(context, op)?;
         }
-        WalkResult::Advance
-    });
-    for op in ops {
+    }
+    for op in math_ops() {
         lower(context, op)?;
     }
+    Ok(())
+}
+
+/// Taylor coefficients of erf(x) / x in x^2 (2/sqrt(pi) (-1)^n / (n!
+/// (2n + 1))), to n = 10: below |x| = 1 the first term left out is 1e-9.
+const ERF_SERIES: [f64; 11] = [
+    1.1283791670955126,
+    -0.37612638903183754,
+    0.11283791670955126,
+    -0.026866170645131252,
+    0.005223977625442188,
+    -8.548327023450852e-4,
+    1.2055332981789664e-4,
+    -1.4925650358406251e-5,
+    1.6462114365889246e-6,
+    -1.6365844691234924e-7,
+    1.4807192815879218e-8,
+];
+
+/// Abramowitz and Stegun 7.1.26: erf(x) = 1 - t (a1 + t (a2 + ...)) e^-x^2
+/// with t = 1 / (1 + p x), for x >= 0, within 1.5e-7.
+const ERF_P: f64 = 0.3275911;
+const ERF_A: [f64; 5] = [0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429];
+
+/// `math.erf` on f32 as arithmetic, `math.exp` and `math.absf`: the
+/// series below |x| = 1, where it is exact to f32, the rational form
+/// above (relative error under 2e-7 there, as erf >= 0.84), odd in x.
+fn expand_erf<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: 'math.erf' {why}"));
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let f32 = Type::float32(context);
+    let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no operand"))?;
+    let constant =
+        |c: f64| builder.value(arith::constant(context, FloatAttribute::new(context, f32, c).into(), location));
+    let mul = |a, b| builder.value(arith::mulf(a, b, location));
+    let add = |a, b| builder.value(arith::addf(a, b, location));
+    let unary = |name: &str, a: Value<'c, 'c>| {
+        OperationBuilder::new(name, location)
+            .add_operands(&[a])
+            .add_results(&[f32])
+            .build()
+            .map(|op| builder.value(op))
+            .map_err(|_| refuse("could not be expanded"))
+    };
+    let horner = |t: Value<'c, 'c>, coefficients: &[f64]| {
+        coefficients
+            .iter()
+            .rev()
+            .skip(1)
+            .fold(constant(*coefficients.last().expect("coefficients")), |sum, &c| add(mul(sum, t), constant(c)))
+    };
+    let magnitude = unary("math.absf", x)?;
+    let square = mul(x, x);
+    let series = mul(x, horner(square, &ERF_SERIES));
+    let one = constant(1.0);
+    let t = builder.value(arith::divf(one, add(one, mul(constant(ERF_P), magnitude)), location));
+    let decay = unary("math.exp", builder.value(arith::negf(square, location)))?;
+    let tail = builder.value(arith::subf(one, mul(mul(t, horner(t, &ERF_A)), decay), location));
+    let negative = builder.value(arith::cmpf(context, arith::CmpfPredicate::Olt, x, constant(0.0), location));
+    let signed_tail = builder.select(negative, builder.value(arith::negf(tail, location)), tail);
+    let near_zero = builder.value(arith::cmpf(context, arith::CmpfPredicate::Ole, magnitude, one, location));
+    let value = builder.select(near_zero, series, signed_tail);
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    replace_uses(result.into(), value);
+    erase(op);
     Ok(())
 }
 

@@ -42,10 +42,42 @@ gpu.module @kernels {
 
 // -----
 
+// erf on f32: the series x P(x^2) for |x| <= 1, 1 - t A(t) e^(-x^2) with
+// t = 1 / (1 + p |x|) above, its sign that of x; exp and abs then become
+// instructions like any other.
+// CHECK-LABEL: gpu.func @erf
+//       CHECK:   %[[ABS:.*]] = llvm.call_intrinsic "llvm.fabs.f32"(%arg0)
+//       CHECK:   %[[SQUARE:.*]] = arith.mulf %arg0, %arg0 : f32
+//       CHECK:   %[[SERIES:.*]] = arith.mulf %arg0, %{{.*}} : f32
+//       CHECK:   %[[NEG:.*]] = arith.negf %[[SQUARE]] : f32
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+//       CHECK:   %[[NEAR:.*]] = arith.cmpf ole, %[[ABS]], %{{.*}} : f32
+//       CHECK:   %[[ERF:.*]] = arith.select %[[NEAR]], %[[SERIES]], %{{.*}} : f32
+//       CHECK:   gpu.return %[[ERF]]
+//   CHECK-NOT:   math.
 gpu.module @kernels {
-  gpu.func @no_instruction(%x: f32) -> f32 {
-    // expected-error@+1 {{lower-math-to-nvvm: 'math.erf' has no lowering on the GPU without CUDA's libdevice}}
+  gpu.func @erf(%x: f32) -> f32 {
     %e = math.erf %x : f32
     gpu.return %e : f32
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @no_instruction(%x: f32) -> f32 {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.erfc' has no lowering on the GPU without CUDA's libdevice}}
+    %e = math.erfc %x : f32
+    gpu.return %e : f32
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @erf_f64(%x: f64) -> f64 {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.erf' has no lowering on the GPU without CUDA's libdevice}}
+    %e = math.erf %x : f64
+    gpu.return %e : f64
   }
 }
