@@ -59,6 +59,35 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         ));
     }
 
+    // Axes and buffers exist only inside a function: one that takes or
+    // returns them keeps a signature nothing below stage II can lower.
+    for (name, op) in &ops {
+        if name != "func.func" {
+            continue;
+        }
+        let signature = op
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+            .and_then(|t| melior::ir::r#type::FunctionType::try_from(t.value()).ok());
+        let Some(signature) = signature else { continue };
+        let sparse = |t: melior::ir::Type| t.to_string().starts_with("!sparse_iter.");
+        if let Some(index) = (0..signature.input_count()).find(|&i| signature.input(i).is_ok_and(sparse)) {
+            return Err(emit_error(
+                op.location(),
+                format!(
+                    "argument #{index} of this function is a sparse_iter axis or buffer, which has no storage to lower to: \
+                     pass the memrefs and sizes, and define axes and buffers inside the function"
+                ),
+            ));
+        }
+        if (0..signature.result_count()).any(|i| signature.result(i).is_ok_and(sparse)) {
+            return Err(emit_error(
+                op.location(),
+                "this function returns a sparse_iter axis or buffer, which has no storage to lower to",
+            ));
+        }
+    }
     // Allocations first, so accesses find their storage.
     let mut storage = std::collections::HashMap::new();
     for op in named("sparse_iter.alloc_buffer") {
