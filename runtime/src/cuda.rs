@@ -229,6 +229,9 @@ extern "C" fn mgpu_stream_destroy(stream: *mut c_void) {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// CUDA's largest grid (x, y, z) and block (x, y, z) sizes.
+const LAUNCH_LIMITS: [i64; 6] = [i32::MAX as i64, 65535, 65535, 1024, 1024, 64];
+
 extern "C" fn mgpu_launch_kernel(
     function: *mut c_void,
     grid_x: i64,
@@ -252,10 +255,13 @@ extern "C" fn mgpu_launch_kernel(
     }
     let dims = [grid_x, grid_y, grid_z, block_x, block_y, block_z];
     let threads = block_x.checked_mul(block_y).and_then(|t| t.checked_mul(block_z));
-    if dims.iter().any(|&d| d > u32::MAX as i64) || threads.is_none_or(|t| t > 1024) {
+    if dims.iter().zip(LAUNCH_LIMITS).any(|(&d, limit)| d > limit) || threads.is_none_or(|t| t > 1024) {
         record_error(
             "launching the kernel",
-            format!("launch dimensions {dims:?} exceed the device's limits (at most 1024 threads per block)"),
+            format!(
+                "launch dimensions {dims:?} (grid x, y, z, block x, y, z) exceed the device's limits {LAUNCH_LIMITS:?} \
+                 and 1024 threads per block; a loop bound to blockIdx.y or z covers at most 65535 positions"
+            ),
         );
         return;
     }
@@ -486,5 +492,31 @@ impl GpuKernel {
             }
         }
         Ok(kernel_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dimensions past CUDA's limits are refused with a message before the
+    /// driver is called (so this runs without a GPU), and an empty grid
+    /// launches nothing.
+    #[test]
+    fn launch_dimensions_are_checked() {
+        let function = 1usize as *mut c_void;
+        let launch = |dims: [i64; 6]| {
+            let _ = take_launches();
+            let (stream, none) = (std::ptr::null_mut(), std::ptr::null_mut());
+            mgpu_launch_kernel(
+                function, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], 0, stream, none, none, 0,
+            );
+            take_launches()
+        };
+        let refused = launch([1, 65536, 1, 1, 1, 1]).unwrap_err().to_string();
+        assert!(refused.contains("blockIdx.y or z covers at most 65535"), "{refused}");
+        assert!(launch([1, 1, 1, 64, 32, 1]).unwrap_err().to_string().contains("1024 threads per block"));
+        assert!(launch([1, 1, 1, 1, 1, 65]).is_err());
+        assert_eq!(launch([0, 1, 1, 32, 1, 1]).ok(), Some(0.0));
     }
 }
