@@ -76,7 +76,46 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             pad(context, &ranges, loop_op);
         }
     }
+    for launch in crate::ir_query::outermost(root, |op| op_name(op) == FOR && bound(*op)) {
+        sink_host_reads(context, launch);
+    }
     Ok(())
+}
+
+/// Values the launch rooted at `launch` uses from before it that read
+/// GPU memory on the way (a split guard's `indptr[i + 1] - indptr[i]`)
+/// are computed again at the start of its body, on the GPU: the host's
+/// reads of them are then dead. The launch's own bounds stay the host's.
+fn sink_host_reads<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) {
+    let Some(body) = launch.region(0).ok().and_then(|region| region.first_block()) else { return };
+    let Some(first) = body.first_operation() else { return };
+    let Some(builder) = Builder::before(context, unsafe { OperationRef::from_raw(first.to_raw()) }) else { return };
+    let builder = builder.at(launch.location());
+    let mut users: Vec<(OperationRef<'c, 'c>, usize, Value<'c, 'c>)> = Vec::new();
+    launch.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op != launch {
+            for (index, operand) in op.operands().enumerate() {
+                let operand = detach(operand);
+                if crate::ir_query::defined_outside(operand, launch) && reads_memory(operand, 0) {
+                    users.push((op, index, operand));
+                }
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    let mut sunk: Vec<(Value<'c, 'c>, Value<'c, 'c>)> = Vec::new();
+    for (op, index, value) in users {
+        let copy = match sunk.iter().find(|(host, _)| *host == value) {
+            Some(&(_, copy)) => copy,
+            None => {
+                let copy = clone_tree(&builder, launch, value);
+                sunk.push((value, copy));
+                copy
+            }
+        };
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_operand(index, copy);
+    }
 }
 
 fn bound_to_block(op: OperationRef<'_, '_>) -> bool {

@@ -142,14 +142,31 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for function in outermost(root, |op| op.name().as_string_ref().as_str() == Ok("func.func")) {
-        let body = function.region(0).ok().and_then(|region| region.first_block());
-        if let Some(body) = body {
-            for run in serial_runs(body) {
+        launch_host_code(context, function);
+    }
+    Ok(())
+}
+
+/// Wraps the serial runs of `op`'s blocks, and of the blocks of the host
+/// code around launches in them (an `scf.for` holding an iteration).
+fn launch_host_code(context: &melior::Context, op: OperationRef<'_, '_>) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            block = current.next_in_region();
+            for run in serial_runs(current) {
                 launch_serially(context, &run);
+            }
+            let mut next = current.first_operation();
+            while let Some(inner) = next {
+                next = inner.next_in_block();
+                let inner: OperationRef = unsafe { OperationRef::from_raw(inner.to_raw()) };
+                if !inner.has_attribute("bind") && holds_binding(inner) {
+                    launch_host_code(context, inner);
+                }
             }
         }
     }
-    Ok(())
 }
 
 /// Runs of a function body's ops that touch buffers with no loop bound
@@ -335,13 +352,26 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     // One thread loop: its threads never read what others of the block
     // wrote, so no barrier, which threadIdx.y would put out of reach.
     let alone = binds_only(top, "blockIdx.x") && threads.len() == 1;
+    let trip = |n: usize| first.operand(n).ok().and_then(evaluate_index);
+    let too_many = trip(1).zip(trip(0)).is_some_and(|(upper, lower)| upper - lower > MAX_BLOCK_THREADS);
     for op in threads {
+        // A block has at most 1024 threads: each takes a chunk's position,
+        // the chunks in turn.
+        let op = match too_many {
+            true => {
+                let label = crate::sparse_pos_ops::loop_label(op);
+                match crate::sparse_pos_split::split(context, op, &label, BLOCK_THREADS * 2, false) {
+                    Ok((_, inner)) => inner,
+                    Err(_) => return,
+                }
+            }
+            false => op,
+        };
         bind(op, "threadIdx.x", false);
     }
     // Few threads (a narrow ELL bucket's non-zeros): several of the
     // grid's positions share a block, on threadIdx.y.
-    let trip = |n: usize| first.operand(n).ok().and_then(evaluate_index);
-    if let (true, Some(upper), Some(lower)) = (alone, trip(1), trip(0)) {
+    if let (true, Some(upper), Some(lower)) = (alone && !too_many, trip(1), trip(0)) {
         let width = upper - lower;
         if (1..MIN_BLOCK_THREADS).contains(&width) {
             let rows = 1i64 << (BLOCK_THREADS / width).ilog2();
@@ -389,6 +419,9 @@ fn contains_spatial_loop(op: OperationRef<'_, '_>) -> bool {
 /// Threads a block when no loop inside the grid's loop can be its
 /// threads (SpMV's rows, each a sequential dot product).
 const BLOCK_THREADS: i64 = 128;
+
+/// CUDA's most threads in a block.
+const MAX_BLOCK_THREADS: i64 = 1024;
 
 /// Fewer threads than this in a block leave most of an SM's warp slots
 /// empty: the grid's positions then share blocks.

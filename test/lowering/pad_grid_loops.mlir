@@ -5,6 +5,8 @@
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
 // RUN:   | FileCheck %s --check-prefix=EMULATED
+// RUN: sptir-opt %examples/dcsr_spmm.mlir -p 'builtin.module(specialize-arguments{function=dcsr_spmm args=11 values=4},lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches)' \
+// RUN:   | FileCheck %s --check-prefix=SINK
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sparse-pos-bind{loop=csrmm.1 to=threadIdx.x atomic=true},pad-grid-loops)' \
 // RUN:   | FileCheck %s --check-prefix=THREAD
 
@@ -73,6 +75,19 @@ func.func @main() {
 //         DCSR: %[[END:.*]] = memref.load %arg0[%c1]
 //         DCSR: %[[REAL:.*]] = arith.cmpi ult, %[[B]], %{{.*}}
 //    DCSR-NEXT: scf.if %[[REAL]] {
+// With four features the stored rows share blocks, 32 on threadIdx.y: the
+// rows' loop is split, and the split's guard reads the real count too.
+// Whatever the launch uses that the host would read from GPU memory is
+// computed again inside it.
+//   SINK-LABEL: func.func @dcsr_spmm
+//         SINK: gpu.launch
+//         SINK: %[[SPAN:.*]] = arith.maxsi
+//    SINK-NEXT: gpu.launch blocks(%[[B:[^,]*]], %{{.*}}) in (%{{.*}} = %[[SPAN]], {{.*}} threads(%{{[^,]*}}, %[[Y:[^,]*]], %{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c32,
+//    SINK-NEXT:   %[[HI:.*]] = memref.load %arg0[%c1]
+//         SINK:   %[[COUNT:.*]] = arith.subi
+//         SINK:   arith.cmpi ult, %[[B]],
+//         SINK:   %[[ROW:.*]] = arith.addi %{{.*}}, %[[Y]] : index
+//    SINK-NEXT:   arith.cmpi ult, %[[ROW]], %[[COUNT]] : index
 // The whole pipeline takes it (it used to refuse the host's reads).
 // (two kernels: the zeroing and the product).
 // PTX-COUNT-2: .visible .entry dcsr_spmm_kernel(

@@ -229,3 +229,55 @@ func.func @global_max(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memre
   }
   return
 }
+
+// -----
+
+// Host code around launches (an scf.for repeating two iterations) has its
+// buffer accesses outside every loop run as one thread too.
+// CHECK-LABEL: func.func @repeated
+//       CHECK:   scf.for
+//       CHECK:     sparse_pos.for "serial" spatial %{{.*}} attributes {bind = "blockIdx.x"} {
+//       CHECK:       sparse_pos.store %{{.*}}, %{{.*}}[] : <0, f32>
+//       CHECK:     sparse_pos.for "sum.0.o" reduction {{.*}} {atomic, bind = "blockIdx.x"}
+func.func @repeated(%x: memref<?xf32>, %t: memref<?xf32>, %n: index, %rounds: index) {
+  %N = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%N] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %T = sparse_iter.match_buffer %t [] : memref<?xf32> -> !sparse_iter.buffer<0, f32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %r = %c0 to %rounds step %c1 {
+    sparse_iter.iterate "sum" [%N] "R" init {
+      %z = arith.constant 0.0 : f32
+      sparse_iter.store %z, %T[] : !sparse_iter.buffer<0, f32>
+    } body {
+    ^bb0(%i: index):
+      %acc = sparse_iter.load %T[] : !sparse_iter.buffer<0, f32>
+      %v = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
+      %s = arith.addf %acc, %v : f32
+      sparse_iter.store %s, %T[] : !sparse_iter.buffer<0, f32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A block holds at most 1024 threads: 2000 features go to 256 threads,
+// each taking a feature of every chunk in turn.
+// CHECK-LABEL: func.func @wide_rows
+//       CHECK:   sparse_pos.for "wide.0" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "wide.1.o" spatial
+//   CHECK-NOT:       bind
+//       CHECK:       sparse_pos.for "wide.1.i" spatial %{{.*}} to %c256 attributes {bind = "threadIdx.x"}
+func.func @wide_rows(%x: memref<?xf32>, %m: index) {
+  %c2000 = arith.constant 2000 : index
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %c2000
+  %X = sparse_iter.match_buffer %x [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "wide" [%I, %K] "SS" body {
+  ^bb0(%i: index, %k: index):
+    %one = arith.constant 1.0 : f32
+    sparse_iter.store %one, %X[%i, %k] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
