@@ -65,6 +65,18 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for op in outermost {
         lowering.iteration(op, &Env::default())?;
     }
+    // Accesses outside every iteration (a rank-0 scale read once) walk
+    // nothing: each coordinate is looked up.
+    let mut accesses = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if matches!(op.name().as_string_ref().as_str(), Ok("sparse_iter.load" | "sparse_iter.store")) {
+            accesses.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    for op in accesses {
+        lowering.access(op, &Env::default())?;
+    }
     Ok(())
 }
 
