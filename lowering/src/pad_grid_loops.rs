@@ -36,7 +36,7 @@ use melior::{
     Context,
 };
 use sptir_dialects::sparse_pos;
-use std::collections::HashMap;
+use std::{cell::RefCell, collections::HashMap};
 
 pub const PASS: PassDef = PassDef {
     name: "PadGridLoops",
@@ -68,7 +68,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
         melior::ir::operation::WalkResult::Advance
     });
-    let ranges = Ranges { domains };
+    let ranges = Ranges { domains, built: RefCell::default() };
     // Outer loops first: an inner loop's range may read the outer one's
     // bounds, which padding it leaves in place.
     for loop_op in loops {
@@ -97,23 +97,16 @@ fn sink_host_reads<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) {
         if op != launch {
             for (index, operand) in op.operands().enumerate() {
                 let operand = detach(operand);
-                if crate::ir_query::defined_outside(operand, launch) && reads_memory(operand, 0) {
+                if crate::ir_query::defined_outside(operand, launch) && reads_memory(operand) {
                     users.push((op, index, operand));
                 }
             }
         }
         melior::ir::operation::WalkResult::Advance
     });
-    let mut sunk: Vec<(Value<'c, 'c>, Value<'c, 'c>)> = Vec::new();
+    let mut copies = HashMap::new();
     for (op, index, value) in users {
-        let copy = match sunk.iter().find(|(host, _)| *host == value) {
-            Some(&(_, copy)) => copy,
-            None => {
-                let copy = clone_tree(&builder, launch, value);
-                sunk.push((value, copy));
-                copy
-            }
-        };
+        let copy = clone_tree(&builder, launch, value, &mut copies);
         unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_operand(index, copy);
     }
 }
@@ -166,6 +159,9 @@ fn comes_before(op: OperationRef<'_, '_>, at: OperationRef<'_, '_>) -> bool {
 struct Ranges<'c> {
     /// `assume_domain` ops by the buffer they describe, with `lo` and `hi`.
     domains: HashMap<usize, (OperationRef<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>)>,
+    /// The ranges built for the loop being padded, by value: bounds share
+    /// subexpressions, which would otherwise be walked once per path.
+    built: RefCell<HashMap<usize, Option<(Value<'c, 'c>, Value<'c, 'c>)>>>,
 }
 
 impl<'c> Ranges<'c> {
@@ -178,7 +174,25 @@ impl<'c> Ranges<'c> {
 
     /// `[lower, upper]` of `value`, built with `builder` (before the loop
     /// being padded, outside the launch) from values the host knows.
+    /// Positions and trip counts are never negative: the unsigned ops
+    /// (`divui`, `minui`, ...) are bounded as if their operands were at
+    /// least 0, the lower bounds clamped to it first.
     fn range(
+        &self,
+        builder: &Builder<'c>,
+        root: OperationRef<'c, 'c>,
+        value: Value<'c, 'c>,
+        depth: usize,
+    ) -> Option<(Value<'c, 'c>, Value<'c, 'c>)> {
+        if let Some(known) = self.built.borrow().get(&key(value)) {
+            return *known;
+        }
+        let range = self.range_of(builder, root, value, depth);
+        self.built.borrow_mut().insert(key(value), range);
+        range
+    }
+
+    fn range_of(
         &self,
         builder: &Builder<'c>,
         root: OperationRef<'c, 'c>,
@@ -190,6 +204,8 @@ impl<'c> Ranges<'c> {
             return Some((constant, constant));
         }
         if host_value(value, root) {
+            // Bounds are computed in index, whatever the host value's type.
+            let value = if value.r#type() == Type::index(builder.context) { value } else { builder.to_index(value) };
             return Some((value, value));
         }
         if depth > MAX_DEPTH {
@@ -210,6 +226,7 @@ impl<'c> Ranges<'c> {
         let operand = |n: usize| op.operand(n).ok().map(detach);
         let range = |n: usize| self.range(builder, root, operand(n)?, depth + 1);
         let location = builder.location;
+        let nonnegative = |v| builder.value(arith::maxsi(v, builder.index(0), location));
         match op_name(&op).as_str() {
             "sparse_pos.load" => {
                 let (domain, lo, hi) = self.domains.get(&key(operand(0)?))?;
@@ -244,20 +261,20 @@ impl<'c> Ranges<'c> {
             }
             "arith.ceildivui" | "arith.divui" if constant_index(operand(1)?).is_some_and(|d| d > 0) => {
                 let (lower, upper) = range(0)?;
-                let divisor = operand(1)?;
+                let divisor = builder.index(constant_index(operand(1)?)?);
                 let divide = |v| match op_name(&op).as_str() {
-                    "arith.divui" => builder.div(v, divisor),
-                    _ => builder.value(arith::ceildivui(v, divisor, location)),
+                    "arith.divui" => builder.div(nonnegative(v), divisor),
+                    _ => builder.value(arith::ceildivui(nonnegative(v), divisor, location)),
                 };
                 Some((divide(lower), divide(upper)))
             }
             name @ ("arith.minsi" | "arith.minui" | "arith.maxsi" | "arith.maxui") => {
                 let ((l0, u0), (l1, u1)) = (range(0)?, range(1)?);
+                let unsigned = name.ends_with("ui");
+                let operand = |v| if unsigned { nonnegative(v) } else { v };
                 let pick = |a, b| match name {
-                    "arith.minsi" => builder.value(arith::minsi(a, b, location)),
-                    "arith.minui" => builder.value(arith::minui(a, b, location)),
-                    "arith.maxsi" => builder.value(arith::maxsi(a, b, location)),
-                    _ => builder.value(arith::maxui(a, b, location)),
+                    "arith.minsi" | "arith.minui" => builder.value(arith::minsi(operand(a), operand(b), location)),
+                    _ => builder.value(arith::maxsi(operand(a), operand(b), location)),
                 };
                 Some((pick(l0, l1), pick(u0, u1)))
             }
@@ -269,32 +286,53 @@ impl<'c> Ranges<'c> {
 /// Whether the host can compute `value` before the launch rooted at
 /// `root`: it is defined outside it and reads no memory on the way.
 fn host_value(value: Value<'_, '_>, root: OperationRef<'_, '_>) -> bool {
-    crate::ir_query::defined_outside(value, root) && !reads_memory(detach(value), 0)
+    crate::ir_query::defined_outside(value, root) && !reads_memory(value)
 }
 
-fn reads_memory(value: Value<'_, '_>, depth: usize) -> bool {
-    let Some(op) = defining(detach(value)) else { return false };
-    let name = op_name(&op);
-    if name.ends_with(".load") || depth > MAX_DEPTH {
-        return true;
+/// Whether computing `value` reads memory: a load or a search, through
+/// any chain of ops (each visited once).
+fn reads_memory(value: Value<'_, '_>) -> bool {
+    let mut pending = vec![detach(value)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(key(value)) {
+            continue;
+        }
+        let Some(op) = defining(value) else { continue };
+        let name = op_name(&op);
+        if name.ends_with(".load") || name == "sparse_pos.find" {
+            return true;
+        }
+        pending.extend(op.operands().map(detach));
     }
-    let operands: Vec<Value> = op.operands().map(detach).collect();
-    operands.into_iter().any(|operand| reads_memory(operand, depth + 1))
+    false
 }
 
 /// Copies the ops computing `value` into `builder`'s block, down to what
 /// the host knows (which reaches the kernel as a launch argument) and to
 /// block arguments, so that bounds read from GPU memory are read there.
-fn clone_tree<'c>(builder: &Builder<'c>, root: OperationRef<'c, 'c>, value: Value<'c, 'c>) -> Value<'c, 'c> {
+/// `copies` holds the values already copied at `builder`, each copied once.
+fn clone_tree<'c>(
+    builder: &Builder<'c>,
+    root: OperationRef<'c, 'c>,
+    value: Value<'c, 'c>,
+    copies: &mut HashMap<usize, Value<'c, 'c>>,
+) -> Value<'c, 'c> {
+    if let Some(&copy) = copies.get(&key(value)) {
+        return copy;
+    }
     let Some(op) = defining(value).filter(|_| !host_value(value, root)) else { return value };
-    let operands: Vec<Value<'c, 'c>> = op.operands().map(|v| clone_tree(builder, root, detach(v))).collect();
+    let operands: Vec<Value<'c, 'c>> = op.operands().map(|v| clone_tree(builder, root, detach(v), copies)).collect();
     let copy = builder.insert_clone(op);
     let mut copy_mut = unsafe { OperationRefMut::from_raw(copy.to_raw()) };
     for (index, operand) in operands.into_iter().enumerate() {
         copy_mut.set_operand(index, operand);
     }
-    let result = OperationResult::try_from(value).map(|r| r.result_number()).unwrap_or(0);
-    detach(copy.result(result).expect("a clone has its original's results").into())
+    for (number, result) in op.results().enumerate() {
+        let copied = copy.result(number).expect("a clone has its original's results");
+        copies.insert(key(result.into()), detach(copied.into()));
+    }
+    copies[&key(value)]
 }
 
 /// Rewrites `loop_op` as the module doc says, if its bounds have a range.
@@ -306,6 +344,8 @@ fn pad<'c>(context: &'c Context, ranges: &Ranges<'c>, loop_op: OperationRef<'c, 
     let Some(builder) = Builder::before(context, root) else { return };
     let builder = builder.at(loop_op.location());
     let location = builder.location;
+    // Ranges built before another loop are not visible here.
+    ranges.built.borrow_mut().clear();
     // The range's arithmetic is dead when a bound has none; canonicalize
     // removes it, and the loop keeps its bounds for lower-loop-bindings to
     // report.
@@ -329,10 +369,11 @@ fn pad<'c>(context: &'c Context, ranges: &Ranges<'c>, loop_op: OperationRef<'c, 
             .build(),
     );
     let Ok(offset) = loop_position(padded) else { return };
-    let real_lb = clone_tree(&inside, root, lb);
-    let real_ub = clone_tree(&inside, root, ub);
+    let mut copies = HashMap::new();
+    let real_lb = clone_tree(&inside, root, lb, &mut copies);
+    let real_ub = clone_tree(&inside, root, ub, &mut copies);
     let position = inside.add(real_lb, offset);
-    let real = inside.cmp(arith::CmpiPredicate::Ult, position, real_ub);
+    let real = inside.cmp(arith::CmpiPredicate::Slt, position, real_ub);
     let then = Block::new(&[]);
     let end: OperationRef<'c, 'c> =
         unsafe { OperationRef::from_raw(then.append_operation(scf::r#yield(&[], location)).to_raw()) };

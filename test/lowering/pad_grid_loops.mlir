@@ -20,7 +20,7 @@
 //  CHECK-NEXT:   sparse_pos.for "t.1" spatial %c0 to %[[SPAN]] attributes {bind = "blockIdx.x"} {
 //  CHECK-NEXT:   ^bb0(%[[J:.*]]: index):
 //  CHECK-NEXT:     %[[END:.*]] = arith.addi %[[I]], %c1
-//  CHECK-NEXT:     %[[REAL:.*]] = arith.cmpi ult, %[[J]], %[[END]]
+//  CHECK-NEXT:     %[[REAL:.*]] = arith.cmpi slt, %[[J]], %[[END]]
 //  CHECK-NEXT:     scf.if %[[REAL]] {
 //  CHECK-NEXT:       sparse_pos.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
 // Emulated, the lower triangle of a 4 x 4 matrix of zeros becomes ones.
@@ -73,7 +73,7 @@ func.func @main() {
 //    DCSR-NEXT: gpu.launch blocks(%[[B:[^,]*]], %{{.*}}) in (%{{.*}} = %[[SPAN]], %{{.*}} = %c1, %{{.*}} = %c1)
 //     DCSR-NOT: memref.load %arg0
 //         DCSR: %[[END:.*]] = memref.load %arg0[%c1]
-//         DCSR: %[[REAL:.*]] = arith.cmpi ult, %[[B]], %{{.*}}
+//         DCSR: %[[REAL:.*]] = arith.cmpi slt, %[[B]], %{{.*}}
 //    DCSR-NEXT: scf.if %[[REAL]] {
 // With four features the stored rows share blocks, 32 on threadIdx.y: the
 // rows' loop is split, and the split's guard reads the real count too.
@@ -81,11 +81,12 @@ func.func @main() {
 // computed again inside it.
 //   SINK-LABEL: func.func @dcsr_spmm
 //         SINK: gpu.launch
-//         SINK: %[[SPAN:.*]] = arith.maxsi
+//         SINK: arith.ceildivui
+//    SINK-NEXT: %[[SPAN:.*]] = arith.maxsi
 //    SINK-NEXT: gpu.launch blocks(%[[B:[^,]*]], %{{.*}}) in (%{{.*}} = %[[SPAN]], {{.*}} threads(%{{[^,]*}}, %[[Y:[^,]*]], %{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c32,
 //    SINK-NEXT:   %[[HI:.*]] = memref.load %arg0[%c1]
 //         SINK:   %[[COUNT:.*]] = arith.subi
-//         SINK:   arith.cmpi ult, %[[B]],
+//         SINK:   arith.cmpi slt, %[[B]],
 //         SINK:   %[[ROW:.*]] = arith.addi %{{.*}}, %[[Y]] : index
 //    SINK-NEXT:   arith.cmpi ult, %[[ROW]], %[[COUNT]] : index
 // The whole pipeline takes it (it used to refuse the host's reads).

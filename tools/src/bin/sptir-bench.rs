@@ -823,11 +823,11 @@ fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
     let mut args = Args::parse();
-    // An empty pass list schedules nothing (rather than naming a pass '').
+    // Commas around a pass list separate nothing (they would name a pass
+    // ''); an empty list schedules nothing.
     for list in [&mut args.schedule, &mut args.stage1] {
-        if list.as_deref().is_some_and(|passes| passes.trim().trim_matches(',').trim().is_empty()) {
-            *list = None;
-        }
+        let trimmed = list.as_deref().map(|passes| passes.trim_matches(|c: char| c == ',' || c.is_whitespace()));
+        *list = trimmed.filter(|passes| !passes.is_empty()).map(str::to_string);
     }
     if let Some(path) = args.config.clone() {
         let applied = std::fs::read_to_string(&path)
