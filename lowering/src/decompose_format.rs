@@ -23,7 +23,7 @@ use crate::{
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
 use melior::{
-    dialect::{arith, scf},
+    dialect::arith,
     ir::{
         attribute::{Attribute, AttributeLike, DenseI64ArrayAttribute, StringAttribute},
         block::BlockLike,
@@ -563,13 +563,7 @@ fn rebind_body<'c>(
     }
 
     // Guard everything after the coordinate computation.
-    let guard = builder.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
-    let then = Block::new(&[]);
-    let end = then.append_operation(scf::r#yield(&[], location));
-    let end: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(end.to_raw()) };
-    if let Ok(region) = guard.region(0) {
-        region.append_block(then);
-    }
+    let (guard, end) = builder.guard(inside);
     move_until_terminator(guard.next_in_block().map(|op| unsafe { OperationRef::from_raw(op.to_raw()) }), end);
     Ok(())
 }

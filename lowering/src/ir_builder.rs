@@ -122,6 +122,18 @@ impl<'c> Builder<'c> {
         self.value(arith::select(condition, yes, no, self.location))
     }
 
+    /// An `scf.if` on `condition` with an empty `then` region and no
+    /// `else`: the `if` and the `scf.yield` ending its `then` block, before
+    /// which the guarded ops go.
+    pub fn guard(&self, condition: Value<'c, '_>) -> (OperationRef<'c, 'c>, OperationRef<'c, 'c>) {
+        let then = Block::new(&[]);
+        let end = then.append_operation(scf::r#yield(&[], self.location));
+        let end = unsafe { OperationRef::from_raw(end.to_raw()) };
+        let region = Region::new();
+        region.append_block(then);
+        (self.insert(scf::r#if(condition, &[], region, Region::new(), self.location)), end)
+    }
+
     /// An index-typed copy of an integer (indptr/indices element) value.
     pub fn to_index(&self, value: Value<'c, '_>) -> Value<'c, 'c> {
         if value.r#type().is_index() {

@@ -14,16 +14,17 @@ use crate::{
     aux_buffers::AuxBuffers,
     axis::{detach, key, Axis, AxisKind},
     buffer::BufferDef,
-    ir_builder::{erase, if_else, region_with_block, replace_uses, zero_attribute, Builder},
+    ir_builder::{erase, if_else, replace_uses, zero_attribute, Builder},
     ir_query::{constant_index, outermost},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
+    sparse_pos_ops::{insert_loop, kind_attribute, loop_position, LoopKind},
 };
 use melior::Context;
 use melior::{
     dialect::arith,
     ir::{
-        attribute::{IntegerAttribute, StringAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
         r#type::IntegerType,
@@ -52,9 +53,6 @@ struct Walked<'c> {
 }
 
 type Env<'c> = HashMap<usize, Walked<'c>>;
-
-const SPATIAL: i64 = 0;
-const REDUCTION: i64 = 1;
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     // Nested iterations are lowered from inside their parent.
@@ -107,7 +105,7 @@ impl<'c> Lowering<'c> {
             if info.has_init && Some(index) == first_reduction {
                 init_nest = Some(self.init(op, &info, &axes, &groups[index..], builder, &env)?);
             }
-            let kind = if is_reduction(group) { REDUCTION } else { SPATIAL };
+            let kind = if is_reduction(group) { LoopKind::Reduction } else { LoopKind::Spatial };
             let label = format!("{}.{index}", info.label);
             builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, kind)?;
         }
@@ -165,7 +163,7 @@ impl<'c> Lowering<'c> {
                 }
             }
             let label = format!("{}.init.{index}", info.label);
-            builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, SPATIAL)?;
+            builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, LoopKind::Spatial)?;
         }
         let init = op
             .region(0)
@@ -186,39 +184,15 @@ impl<'c> Lowering<'c> {
         group: &[Axis<'c>],
         env: &mut Env<'c>,
         label: &str,
-        kind: i64,
+        kind: LoopKind,
     ) -> Result<Builder<'c>, PassFailed> {
         let zero = builder.index(0);
         let upper = match group {
             [axis] => self.extent(&builder, axis, env)?,
             _ => self.fused_extent(&builder, group)?,
         };
-        let context = builder.context;
-        let index = builder.index_type();
-        let (region, inner) = region_with_block(
-            context,
-            builder.location,
-            &[index],
-            sparse_pos::r#yield(context, builder.location).into(),
-        );
-        let loop_op = builder.insert(
-            sparse_pos::ForOperation::builder(context, builder.location)
-                .label(StringAttribute::new(context, label))
-                .kind(IntegerAttribute::new(IntegerType::new(context, 32).into(), kind).into())
-                .lower_bound(zero)
-                .upper_bound(upper)
-                .body(region)
-                .build(),
-        );
-        let position: Value = detach(
-            loop_op
-                .region(0)
-                .ok()
-                .and_then(|r| r.first_block())
-                .and_then(|b| b.argument(0).ok())
-                .map(Into::into)
-                .ok_or_else(|| emit_error(builder.location, "internal: loop without position"))?,
-        );
+        let (loop_op, inner) = insert_loop(&builder, label, kind_attribute(builder.context, kind), zero, upper);
+        let position = loop_position(loop_op)?;
         match group {
             [axis] => {
                 let coordinate = self.coordinate(&inner, axis, env, position)?;

@@ -21,21 +21,20 @@
 
 use crate::{
     axis::{detach, key},
-    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
+    ir_builder::Builder,
     ir_query::{constant_index, evaluate_index, op_name},
     pass_registry::{PassDef, PassFailed, PassOptions},
-    sparse_pos_ops::{loop_position, FOR},
+    sparse_pos_ops::{insert_loop, loop_label, loop_position, replace_loop, FOR},
 };
 use melior::{
-    dialect::{arith, scf},
+    dialect::arith,
     ir::{
         block::{BlockArgument, BlockLike},
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
-        Block, Region, RegionLike, Type, Value, ValueLike,
+        RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
-use sptir_dialects::sparse_pos;
 use std::{cell::RefCell, collections::HashMap};
 
 pub const PASS: PassDef = PassDef {
@@ -355,42 +354,16 @@ fn pad<'c>(context: &'c Context, ranges: &Ranges<'c>, loop_op: OperationRef<'c, 
     };
     let span = builder.value(arith::maxsi(builder.sub(upper, lower), builder.index(0), location));
     let Ok(kind) = loop_op.attribute("kind") else { return };
-    let Ok(label) = loop_op.attribute("label") else { return };
-    let index = Type::index(context);
-    let (body, inside) = region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
     let Some(at_loop) = Builder::before(context, loop_op) else { return };
-    let padded = at_loop.at(location).insert(
-        sparse_pos::ForOperation::builder(context, location)
-            .label(label.try_into().expect("a loop's label is a string"))
-            .kind(kind)
-            .lower_bound(at_loop.index(0))
-            .upper_bound(span)
-            .body(body)
-            .build(),
-    );
+    let at_loop = at_loop.at(location);
+    let (padded, inside) = insert_loop(&at_loop, &loop_label(loop_op), kind, at_loop.index(0), span);
     let Ok(offset) = loop_position(padded) else { return };
     let mut copies = HashMap::new();
     let real_lb = clone_tree(&inside, root, lb, &mut copies);
     let real_ub = clone_tree(&inside, root, ub, &mut copies);
     let position = inside.add(real_lb, offset);
     let real = inside.cmp(arith::CmpiPredicate::Slt, position, real_ub);
-    let then = Block::new(&[]);
-    let end: OperationRef<'c, 'c> =
-        unsafe { OperationRef::from_raw(then.append_operation(scf::r#yield(&[], location)).to_raw()) };
-    let then_region = Region::new();
-    then_region.append_block(then);
-    inside.insert(scf::r#if(real, &[], then_region, Region::new(), location));
-    let Some(old) = loop_op.region(0).ok().and_then(|r| r.first_block()) else { return };
-    if let Ok(old_position) = old.argument(0) {
-        replace_uses(old_position.into(), position);
-    }
-    move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
-    let mut padded_mut = unsafe { OperationRefMut::from_raw(padded.to_raw()) };
-    for (name, attribute) in loop_op.attributes() {
-        let name = name.as_string_ref().as_str().unwrap_or_default().to_string();
-        if !matches!(name.as_str(), "label" | "kind") {
-            padded_mut.set_discardable_attribute(&name, attribute);
-        }
-    }
-    erase(loop_op);
+    let (_, end) = inside.guard(real);
+    // A loop without a body cannot be one lower-sparse-iter made; it stays.
+    let _ = replace_loop(loop_op, padded, position, end);
 }

@@ -258,27 +258,9 @@ fn launch_serially(context: &melior::Context, run: &[OperationRef<'_, '_>]) {
     let location = first.location();
     let Some(builder) = crate::ir_builder::Builder::before(context, first) else { return };
     let builder = builder.at(location);
-    let (body, inside) = crate::ir_builder::region_with_block(
-        context,
-        location,
-        &[melior::ir::Type::index(context)],
-        sptir_dialects::sparse_pos::r#yield(context, location).into(),
-    );
-    let serial = builder.insert(
-        sptir_dialects::sparse_pos::ForOperation::builder(context, location)
-            .label(StringAttribute::new(context, SERIAL))
-            .kind(
-                melior::ir::attribute::IntegerAttribute::new(
-                    melior::ir::r#type::IntegerType::new(context, 32).into(),
-                    0,
-                )
-                .into(),
-            )
-            .lower_bound(builder.index(0))
-            .upper_bound(builder.index(1))
-            .body(body)
-            .build(),
-    );
+    let spatial = crate::sparse_pos_ops::kind_attribute(context, LoopKind::Spatial);
+    let (serial, inside) =
+        crate::sparse_pos_ops::insert_loop(&builder, SERIAL, spatial, builder.index(0), builder.index(1));
     unsafe { OperationRefMut::from_raw(serial.to_raw()) }
         .set_discardable_attribute("bind", StringAttribute::new(context, "blockIdx.x").into());
     for &op in run {

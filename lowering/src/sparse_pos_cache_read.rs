@@ -21,23 +21,22 @@
 use crate::{
     axis::detach,
     buffer::BufferDef,
-    ir_builder::{erase, if_else, region_with_block, replace_uses, Builder},
+    ir_builder::{erase, if_else, replace_uses, Builder},
     ir_query::{constant_index, defined_outside, enclosing_function, op_name, speculatable},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, loop_position, named_loops},
+    sparse_pos_ops::{constant_trip, insert_loop, kind_attribute, loop_position, named_loops, LoopKind},
 };
 use melior::{
     dialect::{arith, memref},
     ir::{
-        attribute::{Attribute, IntegerAttribute, StringAttribute},
+        attribute::{Attribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        r#type::{IntegerType, MemRefType, TypeLike},
+        r#type::{MemRefType, TypeLike},
         RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
-use sptir_dialects::sparse_pos;
 
 pub const PASS: PassDef = PassDef {
     name: "SparsePosCacheRead",
@@ -109,17 +108,8 @@ fn cache<'c>(context: &'c Context, op: OperationRef<'c, 'c>, label: &str) -> Res
         Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
     let zero = builder.index(0);
     let size = builder.index(trip);
-    let (body, inside) =
-        region_with_block(context, location, &[Type::index(context)], sparse_pos::r#yield(context, location).into());
-    let copy = builder.insert(
-        sparse_pos::ForOperation::builder(context, location)
-            .label(StringAttribute::new(context, &format!("{label}.cache")))
-            .kind(IntegerAttribute::new(IntegerType::new(context, 32).into(), 0).into())
-            .lower_bound(zero)
-            .upper_bound(size)
-            .body(body)
-            .build(),
-    );
+    let spatial = kind_attribute(context, LoopKind::Spatial);
+    let (copy, inside) = insert_loop(&builder, &format!("{label}.cache"), spatial, zero, size);
     let slot = loop_position(copy)?;
     let copied_position = inside.add(lower, slot);
     let mut clones: Vec<(Value<'c, 'c>, Value<'c, 'c>)> = vec![(position, copied_position)];

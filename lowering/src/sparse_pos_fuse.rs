@@ -12,20 +12,20 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
+    ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{loop_kind, loop_label, loop_position, parent_loop, perfect_nest, two_loops, LoopKind},
+    sparse_pos_ops::{
+        insert_loop, loop_kind, loop_label, loop_position, parent_loop, perfect_nest, two_loops, LoopKind,
+    },
 };
 use melior::{
     ir::{
-        attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        RegionLike, Type,
+        RegionLike,
     },
     Context,
 };
-use sptir_dialects::sparse_pos;
 
 pub const PASS: PassDef = PassDef {
     name: "SparsePosFuse",
@@ -95,17 +95,8 @@ fn fuse<'c>(context: &'c Context, outer: OperationRef<'c, 'c>, inner: OperationR
     // The product accumulates if either loop does.
     let kind_of = if loop_kind(outer) == LoopKind::Reduction { outer } else { inner };
     let kind = kind_of.attribute("kind").map_err(|_| emit_error(location, "malformed loop"))?;
-    let index = Type::index(context);
-    let (body, inside) = region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
-    let fused = builder.insert(
-        sparse_pos::ForOperation::builder(context, location)
-            .label(StringAttribute::new(context, &format!("{}+{}", loop_label(outer), loop_label(inner))))
-            .kind(kind)
-            .lower_bound(zero)
-            .upper_bound(total)
-            .body(body)
-            .build(),
-    );
+    let (fused, inside) =
+        insert_loop(&builder, &format!("{}+{}", loop_label(outer), loop_label(inner)), kind, zero, total);
     let position = loop_position(fused)?;
     let outer_position = inside.add(outer_lower, inside.div(position, inner_trip));
     let inner_position = inside.add(inner_lower, inside.rem(position, inner_trip));

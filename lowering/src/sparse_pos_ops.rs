@@ -1,17 +1,24 @@
-//! Reading `sparse_pos.for` ops: the one place stage II schedules look up
-//! loops by label and read their kind.
+//! Reading and making `sparse_pos.for` ops: the one place stage II
+//! schedules look up loops by label, read their kind, and build or replace
+//! loops.
 
 use crate::{
     axis::detach,
+    ir_builder::{region_with_block, Builder},
     ir_query::{defined_outside, op_name},
     pass_registry::{emit_error, PassFailed},
 };
-use melior::ir::{
-    attribute::{IntegerAttribute, StringAttribute},
-    block::BlockLike,
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-    RegionLike, Value,
+use melior::{
+    ir::{
+        attribute::{Attribute, IntegerAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::IntegerType,
+        RegionLike, Value,
+    },
+    Context,
 };
+use sptir_dialects::sparse_pos;
 
 pub const FOR: &str = "sparse_pos.for";
 
@@ -66,6 +73,73 @@ pub fn loop_position<'c>(op: OperationRef<'c, '_>) -> Result<Value<'c, 'c>, Pass
         .and_then(|b| b.argument(0).ok())
         .map(|a| detach(a.into()))
         .ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
+}
+
+/// A new `sparse_pos.for` labelled `label` of `kind` (the `kind`
+/// attribute of a loop it stands for, or [`kind_attribute`]) over
+/// `lower..upper`, inserted by `builder`; and a builder that inserts into
+/// its empty body, whose block argument is the position.
+pub fn insert_loop<'c>(
+    builder: &Builder<'c>,
+    label: &str,
+    kind: Attribute<'c>,
+    lower: Value<'c, '_>,
+    upper: Value<'c, '_>,
+) -> (OperationRef<'c, 'c>, Builder<'c>) {
+    let (context, location) = (builder.context, builder.location);
+    let (body, inside) =
+        region_with_block(context, location, &[builder.index_type()], sparse_pos::r#yield(context, location).into());
+    let loop_op = builder.insert(
+        sparse_pos::ForOperation::builder(context, location)
+            .label(StringAttribute::new(context, label))
+            .kind(kind)
+            .lower_bound(lower)
+            .upper_bound(upper)
+            .body(body)
+            .build(),
+    );
+    (loop_op, inside)
+}
+
+/// The `kind` attribute of a loop of `kind`.
+pub fn kind_attribute(context: &Context, kind: LoopKind) -> Attribute<'_> {
+    let value = match kind {
+        LoopKind::Spatial => 0,
+        LoopKind::Reduction => 1,
+    };
+    IntegerAttribute::new(IntegerType::new(context, 32).into(), value).into()
+}
+
+/// Replaces loop `old` by `new`: its body goes before `end` (an op of
+/// `new`'s nest), its position replaced by `position`, and its schedule
+/// attributes (all but its label and kind) go onto `new`.
+pub fn replace_loop<'c>(
+    old: OperationRef<'c, 'c>,
+    new: OperationRef<'c, 'c>,
+    position: Value<'c, 'c>,
+    end: OperationRef<'c, 'c>,
+) -> Result<(), PassFailed> {
+    let body = old
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| emit_error(old.location(), "loop without body"))?;
+    if let Ok(old_position) = body.argument(0) {
+        crate::ir_builder::replace_uses(old_position.into(), position);
+    }
+    crate::ir_builder::move_until_terminator(
+        body.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }),
+        end,
+    );
+    let mut new_mut = unsafe { OperationRefMut::from_raw(new.to_raw()) };
+    for (name, attribute) in old.attributes() {
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_string();
+        if !matches!(name.as_str(), "label" | "kind") {
+            new_mut.set_discardable_attribute(&name, attribute);
+        }
+    }
+    crate::ir_builder::erase(old);
+    Ok(())
 }
 
 /// The trip count of a loop whose bounds are constants, or arithmetic over

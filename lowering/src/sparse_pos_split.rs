@@ -10,21 +10,20 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
+    ir_builder::Builder,
     pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{loop_position, named_loops},
+    sparse_pos_ops::{insert_loop, loop_position, named_loops, replace_loop},
 };
 use melior::{
-    dialect::{arith, scf},
+    dialect::arith,
     ir::{
-        attribute::{Attribute, StringAttribute},
+        attribute::Attribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-        Block, Region, RegionLike, Type, Value,
+        RegionLike,
     },
     Context,
 };
-use sptir_dialects::sparse_pos;
 
 /// Marks the guard of a split's last chunk, which `clamp-guarded-loops`
 /// turns into the loop's bound where the inner loop stays sequential.
@@ -104,21 +103,7 @@ pub fn split<'c>(
     let zero = builder.index(0);
     let chunks = builder.value(arith::ceildivui(builder.sub(upper, lower), size, location));
 
-    let index = Type::index(context);
-    let new_loop = |b: &Builder<'c>, name: String, upper: Value<'c, 'c>, body: Region<'c>| {
-        b.insert(
-            sparse_pos::ForOperation::builder(context, location)
-                .label(StringAttribute::new(context, &name))
-                .kind(kind)
-                .lower_bound(zero)
-                .upper_bound(upper)
-                .body(body)
-                .build(),
-        )
-    };
-    let (outer_body, inside_outer) =
-        region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
-    let outer = new_loop(&builder, format!("{label}.o"), chunks, outer_body);
+    let (outer, inside_outer) = insert_loop(&builder, &format!("{label}.o"), kind, zero, chunks);
     let chunk = loop_position(outer)?;
     // Clamped, the chunk's start bounds the inner loop; guarded, it is
     // computed inside, keeping the loops perfectly nested.
@@ -130,9 +115,7 @@ pub fn split<'c>(
         }
         None => size,
     };
-    let (inner_body, inside_inner) =
-        region_with_block(context, location, &[index], sparse_pos::r#yield(context, location).into());
-    let inner = new_loop(&inside_outer, format!("{label}.i"), inner_upper, inner_body);
+    let (inner, inside_inner) = insert_loop(&inside_outer, &format!("{label}.i"), kind, zero, inner_upper);
     let offset = loop_position(inner)?;
     let start = clamped_start.unwrap_or_else(|| inside_inner.mul(chunk, size));
     let position = inside_inner.add(lower, inside_inner.add(start, offset));
@@ -146,32 +129,13 @@ pub fn split<'c>(
             .ok_or_else(|| emit_error(location, "internal: loop without terminator"))?
     } else {
         let inside = inside_inner.cmp(arith::CmpiPredicate::Ult, position, upper);
-        let guard = inside_inner.insert(scf::r#if(inside, &[], Region::new(), Region::new(), location));
+        let (guard, end) = inside_inner.guard(inside);
         unsafe { OperationRefMut::from_raw(guard.to_raw()) }
             .set_discardable_attribute(SPLIT_GUARD, Attribute::unit(context));
-        let then = Block::new(&[]);
-        let end = then.append_operation(scf::r#yield(&[], location));
-        if let Ok(region) = guard.region(0) {
-            region.append_block(then);
-        }
-        unsafe { OperationRef::from_raw(end.to_raw()) }
+        end
     };
-
-    let old =
-        op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
-    if let Ok(old_position) = old.argument(0) {
-        replace_uses(old_position.into(), position);
-    }
-    move_until_terminator(old.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), end);
     // Annotations of the original loop (other than its own shape) stay on
     // the outer loop.
-    let mut outer_mut = unsafe { OperationRefMut::from_raw(outer.to_raw()) };
-    for (name, attribute) in op.attributes() {
-        let name = name.as_string_ref().as_str().unwrap_or_default().to_string();
-        if !matches!(name.as_str(), "label" | "kind") {
-            outer_mut.set_discardable_attribute(&name, attribute);
-        }
-    }
-    erase(op);
+    replace_loop(op, outer, position, end)?;
     Ok((outer, inner))
 }
