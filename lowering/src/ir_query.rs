@@ -4,7 +4,7 @@
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
-    RegionLike, Value, ValueLike,
+    Value, ValueLike,
 };
 
 /// The attribute of the `arith.constant` that defines `value`, if one does.
@@ -99,29 +99,21 @@ pub fn op_name(op: &OperationRef<'_, '_>) -> String {
 }
 
 /// Whether `value` is defined outside `op` (by an op or block before it),
-/// so that it is known before `op` runs.
+/// so that it is known before `op` runs: its defining op, or the op whose
+/// region holds the block it is an argument of, is neither `op` nor nested
+/// in it. Walks up from the definition, not through `op`.
 pub fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let mut inside = false;
-    op.walk(WalkOrder::PreOrder, |inner| {
-        let defines = inner.results().any(|r| Value::from(r) == value)
-            || inner.regions().any(|region| {
-                let mut block = region.first_block();
-                while let Some(current) = block {
-                    if (0..current.argument_count()).any(|i| current.argument(i).is_ok_and(|a| Value::from(a) == value))
-                    {
-                        return true;
-                    }
-                    block = current.next_in_region();
-                }
-                false
-            });
-        if defines {
-            inside = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    !inside
+    let definer: Option<OperationRef> = if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+        Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
+    } else if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+        argument.owner().parent_operation().map(|parent| unsafe { OperationRef::from_raw(parent.to_raw()) })
+    } else {
+        None
+    };
+    match definer {
+        Some(definer) => definer != op && !encloses(op, definer),
+        None => true,
+    }
 }
 
 /// Ops that may run where the program would not have run them (before a
