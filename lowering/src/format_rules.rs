@@ -16,7 +16,7 @@
 //!   exactly one slot.
 
 use crate::{
-    axis::{detach, Axis, AxisKind},
+    axis::{Axis, AxisKind},
     buffer::BufferDef,
     ir_builder::Builder,
     ir_query::enclosing_function,
@@ -24,11 +24,10 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::{Attribute, DenseI64ArrayAttribute, TypeAttribute},
-        block::BlockLike,
+        attribute::{Attribute, DenseI64ArrayAttribute},
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-        r#type::{FunctionType, IntegerType, MemRefType},
-        Location, RegionLike, Type, Value,
+        r#type::{IntegerType, MemRefType},
+        Location, Type, Value,
     },
     Context,
 };
@@ -81,36 +80,6 @@ impl BuiltinRule {
             _ => Err(format!("unknown rule '{text}'; expected bsr:B, ell:K or hyb:C:W0,W1,...")),
         }
     }
-}
-
-/// Appends parameters to `function` and returns them.
-fn append_params<'c>(
-    context: &'c Context,
-    function: OperationRef<'c, 'c>,
-    types: &[Type<'c>],
-) -> Result<Vec<Value<'c, 'c>>, PassFailed> {
-    let location = function.location();
-    let entry = function
-        .region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .ok_or_else(|| emit_error(location, "function has no body"))?;
-    let function_type = function
-        .attribute("function_type")
-        .ok()
-        .and_then(|a| TypeAttribute::try_from(a).ok())
-        .and_then(|t| FunctionType::try_from(t.value()).ok())
-        .ok_or_else(|| emit_error(location, "function has no function_type"))?;
-    let mut inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
-    let results: Vec<Type> = (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
-    let params = types.iter().map(|&t| detach(entry.add_argument(t, location))).collect();
-    inputs.extend_from_slice(types);
-    let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
-    function.set_inherent_attribute(
-        "function_type",
-        TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into(),
-    );
-    Ok(params)
 }
 
 fn dim(context: &Context, position: isize) -> MlirAffineExpr {
@@ -234,6 +203,10 @@ pub fn emit_rules<'c>(
     let values: Type = MemRefType::new(source.element, &[i64::MIN], None, None).into();
     let index = Type::index(context);
     let axis = axis_type(context);
+    let append_params = |context, function, types: &[Type<'c>]| {
+        crate::ir_builder::append_params(context, function, types)
+            .ok_or_else(|| emit_error(location, "the enclosing function has no body or type"))
+    };
     match rule {
         BuiltinRule::Bsr(block) => {
             let p = append_params(context, function, &[ids, ids, values, index, index, index])?;

@@ -286,3 +286,39 @@ pub fn zero_attribute<'c>(context: &'c Context, r#type: Type<'c>) -> Option<meli
         None
     }
 }
+
+/// Appends parameters of `types` to `function` (a `func.func` with a body)
+/// and returns them; `None` if it has no body or type.
+pub fn append_params<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, 'c>,
+    types: &[Type<'c>],
+) -> Option<Vec<Value<'c, 'c>>> {
+    use melior::ir::{
+        attribute::{ArrayAttribute, DictionaryAttribute, TypeAttribute},
+        r#type::FunctionType,
+    };
+    let location = function.location();
+    let entry = function.region(0).ok().and_then(|r| r.first_block())?;
+    let function_type = function
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())?;
+    let mut inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
+    let results: Vec<Type> = (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
+    let params = types.iter().map(|&t| detach(entry.add_argument(t, location))).collect();
+    inputs.extend_from_slice(types);
+    let mut function = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
+    function.set_inherent_attribute(
+        "function_type",
+        TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into(),
+    );
+    // The verifier wants one dictionary per parameter where there are any.
+    if let Some(attrs) = function.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+        let mut all: Vec<melior::ir::Attribute> = (0..attrs.len()).filter_map(|i| attrs.element(i).ok()).collect();
+        all.extend(types.iter().map(|_| -> melior::ir::Attribute { DictionaryAttribute::new(context, &[]).into() }));
+        function.set_inherent_attribute("arg_attrs", ArrayAttribute::new(context, &all).into());
+    }
+    Some(params)
+}

@@ -310,9 +310,10 @@ pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c,
     }
 }
 
-/// arith's AtomicRMWKind values for addition: `addf` is 0, `addi` is 1.
+/// arith's AtomicRMWKind values: `addf` is 0, `addi` 1, `maxs` 6.
 pub const ATOMIC_ADDF: i64 = 0;
 pub const ATOMIC_ADDI: i64 = 1;
+pub const ATOMIC_MAXS: i64 = 6;
 
 /// For a `memref.atomic_rmw` that adds: `Some(true)` for floats (`addf`),
 /// `Some(false)` for integers (`addi`); `None` for other kinds.
@@ -432,3 +433,61 @@ pub fn root_memref(value: Value<'_, '_>) -> usize {
     }
     value.to_raw().ptr as usize
 }
+
+/// Where an op or diagnostic points in its source file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// The file position a location stands for: the callee of a call site, the
+/// child of a name, the first file position inside a fused location.
+pub fn position(location: melior::ir::Location<'_>) -> Option<Position> {
+    if location.is_file_line_col_range() {
+        return Some(Position {
+            file: location.file_line_col_range_filename().as_string_ref().as_str().ok()?.to_string(),
+            line: location.file_line_col_range_start_line(),
+            column: location.file_line_col_range_start_column(),
+        });
+    }
+    if location.is_name() {
+        return position(location.name_child_location());
+    }
+    if location.is_call_site() {
+        return position(location.call_site_callee());
+    }
+    if location.is_fused() {
+        return (0..location.fused_num_locations()).find_map(|index| position(location.fused_location(index)));
+    }
+    None
+}
+
+/// Ops that take a memref without touching its elements: they allocate,
+/// free, describe or re-view it, or hand it on.
+pub const ADDRESS_ONLY: &[&str] = &[
+    "memref.alloc",
+    "memref.dealloc",
+    "memref.dim",
+    "memref.rank",
+    "memref.cast",
+    "memref.subview",
+    "memref.view",
+    "memref.reinterpret_cast",
+    "memref.extract_strided_metadata",
+    "memref.extract_aligned_pointer_as_index",
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+    "func.return",
+    "func.call",
+    "gpu.launch_func",
+];

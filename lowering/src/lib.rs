@@ -12,6 +12,7 @@ pub mod contract_float_ops;
 pub mod decompose_format;
 pub mod format_rules;
 pub mod fuse_launches;
+pub mod guard_memory_accesses;
 pub mod hoist_invariant_guards;
 pub mod hoist_invariant_loads;
 pub mod ir_builder;
@@ -84,6 +85,7 @@ pub static PASSES: &[PassDef] = &[
     place_device_memory::PASS,
     align_workgroup_memory::PASS,
     contract_float_ops::PASS,
+    guard_memory_accesses::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,
     verify_llvm_lowering::PASS,

@@ -38,13 +38,21 @@ pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     defaults: "",
 };
 
-/// Stage I -> LLVM dialect for the CPU, with loop-invariant structure reads
+/// Stage I -> stage III for the CPU, with loop-invariant structure reads
 /// hoisted and accumulators kept in registers.
+pub const SPTIR_TO_CPU_STAGE3: Pipeline = Pipeline {
+    argument: "sptir-to-cpu-stage3",
+    description: "Lower stage I sparse kernels to stage III (scf/memref/arith) optimized for the CPU",
+    elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
+               hoist-invariant-loads,cse,promote-accumulators,contract-float-ops",
+    defaults: "",
+};
+
+/// Stage I -> LLVM dialect for the CPU.
 pub const SPTIR_TO_CPU: Pipeline = Pipeline {
     argument: "sptir-to-cpu",
     description: "Lower stage I sparse kernels to the LLVM dialect for the CPU (JIT-ready)",
-    elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
-               hoist-invariant-loads,cse,promote-accumulators,contract-float-ops,sptir-stage3-to-llvm",
+    elements: "sptir-to-cpu-stage3,sptir-stage3-to-llvm",
     defaults: "",
 };
 
@@ -69,17 +77,17 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     defaults: "",
 };
 
-/// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
-/// become kernels, the host's buffers GPU memory (constants sunk into them
+/// Stage III with `gpu.launch` -> PTX plus host code: the host's buffers
+/// become GPU memory, launches become kernels (constants sunk into them
 /// first, so that a kernel sees its split factors and strides as
 /// constants, not parameters), compiled to PTX in-process for `chip`, math
 /// functions as NVPTX instructions (no libdevice); the host side is
 /// lowered to the LLVM dialect with C wrappers, its launches calling the
 /// `mgpu*` runtime functions.
-pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
-    argument: "sptir-stage2-to-gpu",
-    description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "sptir-stage2-to-launches,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
+pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
+    argument: "sptir-launches-to-gpu",
+    description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
+    elements: "place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,math-expand-ops,lower-math-to-nvvm,\
                lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
@@ -87,6 +95,15 @@ pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
                gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
+    defaults: "chip=sm_90",
+};
+
+/// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
+/// become launches, then kernels.
+pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
+    argument: "sptir-stage2-to-gpu",
+    description: "Lower scheduled stage II (bound loops) to GPU kernels in PTX and host code (option chip=sm_90)",
+    elements: "sptir-stage2-to-launches,sptir-launches-to-gpu{chip=$chip}",
     defaults: "chip=sm_90",
 };
 
@@ -98,8 +115,16 @@ pub const SPTIR_TO_GPU: Pipeline = Pipeline {
     defaults: "chip=sm_90",
 };
 
-pub static PIPELINES: &[Pipeline] =
-    &[SPTIR_TO_STAGE3, SPTIR_STAGE3_TO_LLVM, SPTIR_TO_CPU, SPTIR_STAGE2_TO_LAUNCHES, SPTIR_STAGE2_TO_GPU, SPTIR_TO_GPU];
+pub static PIPELINES: &[Pipeline] = &[
+    SPTIR_TO_STAGE3,
+    SPTIR_STAGE3_TO_LLVM,
+    SPTIR_TO_CPU_STAGE3,
+    SPTIR_TO_CPU,
+    SPTIR_STAGE2_TO_LAUNCHES,
+    SPTIR_LAUNCHES_TO_GPU,
+    SPTIR_STAGE2_TO_GPU,
+    SPTIR_TO_GPU,
+];
 
 extern "C" {
     fn sptirRegisterPassPipeline(

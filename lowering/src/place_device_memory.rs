@@ -11,7 +11,7 @@
 
 use crate::{
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::op_name,
+    ir_query::{op_name, ADDRESS_ONLY},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -34,28 +34,6 @@ pub const PASS: PassDef = PassDef {
     dependent_dialects: "gpu",
     run,
 };
-
-/// Host ops that take a memref without touching its elements: they
-/// allocate, free, describe or re-view it, or hand it on.
-const ADDRESS_ONLY: &[&str] = &[
-    "memref.alloc",
-    "memref.dealloc",
-    "memref.dim",
-    "memref.rank",
-    "memref.cast",
-    "memref.subview",
-    "memref.view",
-    "memref.reinterpret_cast",
-    "memref.extract_strided_metadata",
-    "memref.extract_aligned_pointer_as_index",
-    "memref.expand_shape",
-    "memref.collapse_shape",
-    "memref.memory_space_cast",
-    "memref.assume_alignment",
-    "func.return",
-    "func.call",
-    "gpu.launch_func",
-];
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();

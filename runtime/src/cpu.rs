@@ -39,6 +39,9 @@ pub enum KernelArg<'a> {
     Values(&'a [f32]),
     /// A value array the kernel writes.
     Output(&'a mut [f32]),
+    /// An integer array the kernel writes (counts, such as the failed
+    /// checks of `guard-memory-accesses`).
+    Counts(&'a mut [i32]),
     /// An `index` scalar.
     Index(usize),
 }
@@ -58,6 +61,7 @@ impl KernelArg<'_> {
             KernelArg::Ids(data) => (data.as_ptr() as u64, data.len()),
             KernelArg::Values(data) => (data.as_ptr() as u64, data.len()),
             KernelArg::Output(data) => (data.as_mut_ptr() as u64, data.len()),
+            KernelArg::Counts(data) => (data.as_mut_ptr() as u64, data.len()),
             KernelArg::Index(value) => return RawArg::Index(*value as i64),
         };
         RawArg::Memref { address, len }

@@ -421,7 +421,7 @@ impl DeviceBuffer {
     }
 
     /// Copies the buffer's first `into.len()` values back.
-    pub(crate) fn download(&self, into: &mut [f32]) -> Result<(), CudaError> {
+    pub(crate) fn download<T>(&self, into: &mut [T]) -> Result<(), CudaError> {
         if !into.is_empty() {
             unsafe { result::memcpy_dtoh_sync(into, self.address) }.map_err(driver)?;
         }
@@ -467,6 +467,7 @@ impl GpuKernel {
                 KernelArg::Ids(data) => Some(DeviceBuffer::upload(data)?),
                 KernelArg::Values(data) => Some(DeviceBuffer::upload(data)?),
                 KernelArg::Output(data) => Some(DeviceBuffer::upload(data)?),
+                KernelArg::Counts(data) => Some(DeviceBuffer::upload(data)?),
                 KernelArg::Index(_) => None,
             });
         }
@@ -487,8 +488,10 @@ impl GpuKernel {
         let kernel_ms = take_launches()?;
         invoked.map_err(exec)?;
         for (arg, buffer) in args.iter_mut().zip(&buffers) {
-            if let (KernelArg::Output(data), Some(buffer)) = (arg, buffer) {
-                buffer.download(data)?;
+            match (arg, buffer) {
+                (KernelArg::Output(data), Some(buffer)) => buffer.download(data)?,
+                (KernelArg::Counts(data), Some(buffer)) => buffer.download(data)?,
+                _ => {}
             }
         }
         Ok(kernel_ms)

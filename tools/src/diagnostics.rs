@@ -2,10 +2,9 @@
 //! and checking them against `expected-error` annotations
 //! (`--verify-diagnostics`).
 
-use melior::{
-    diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::Location,
-};
+use melior::diagnostic::{Diagnostic, DiagnosticSeverity};
+use sptir_lowering::ir_query::position;
+pub use sptir_lowering::ir_query::Position;
 use std::fmt::Write;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,14 +43,6 @@ impl Severity {
             _ => return None,
         })
     }
-}
-
-/// Where a diagnostic points; `None` fields for an unknown location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Position {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,28 +94,6 @@ impl std::fmt::Display for Diag {
             None => write!(formatter, "<unknown>: {}: {}", self.severity.name(), self.message),
         }
     }
-}
-
-/// The file position a location stands for: the callee of a call site, the
-/// child of a name, the first file position inside a fused location.
-fn position(location: Location<'_>) -> Option<Position> {
-    if location.is_file_line_col_range() {
-        return Some(Position {
-            file: location.file_line_col_range_filename().as_string_ref().as_str().ok()?.to_string(),
-            line: location.file_line_col_range_start_line(),
-            column: location.file_line_col_range_start_column(),
-        });
-    }
-    if location.is_name() {
-        return position(location.name_child_location());
-    }
-    if location.is_call_site() {
-        return position(location.call_site_callee());
-    }
-    if location.is_fused() {
-        return (0..location.fused_num_locations()).find_map(|index| position(location.fused_location(index)));
-    }
-    None
 }
 
 /// An `expected-<severity>[@<line>] {{message}}` annotation.

@@ -153,9 +153,16 @@ fn run_chunk(chunk: &str, first_line: usize, file: &str, options: &OptOptions) -
 /// (upstream's, some of which crash on them) cannot take ops no dialect
 /// defines.
 fn lowers_to_llvm(pipeline: &str) -> bool {
-    ["sptir-to-cpu", "sptir-to-gpu", "sptir-stage3-to-llvm", "sptir-stage2-to-gpu", "math-extend-to-supported-types"]
-        .iter()
-        .any(|name| pipeline.contains(name))
+    [
+        "sptir-to-cpu",
+        "sptir-to-gpu",
+        "sptir-stage3-to-llvm",
+        "sptir-stage2-to-gpu",
+        "sptir-launches-to-gpu",
+        "math-extend-to-supported-types",
+    ]
+    .iter()
+    .any(|name| pipeline.contains(name))
 }
 
 /// Reports each op of an unregistered dialect (accepted by

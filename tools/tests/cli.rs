@@ -139,6 +139,40 @@ fn bench_runs_a_user_kernel_file() {
     assert!(stdout.contains("\"verified\":true"), "{stdout}");
 }
 
+/// A user kernel whose axes do not match its buffers reads and writes
+/// outside them. Its guarded copy runs first (`guard-memory-accesses`) and
+/// the bench stops with an access that failed, on every device, before
+/// the unguarded kernel would fault. The correct kernel passes its checks.
+#[test]
+fn bench_stops_user_kernels_that_access_out_of_bounds() {
+    let example = include_str!("../../examples/csr_spmm.mlir");
+    // Rows counted by the number of non-zeros: indptr is read past its end.
+    let rows = temp_file("oob_rows.mlir", &example.replace("dense_fixed %m", "dense_fixed %nnz"));
+    // B read with the column space of A's rows swapped for its non-zeros:
+    // columns far past B's rows.
+    let swapped =
+        temp_file("oob_swapped.mlir", &example.replace("%I, %indptr, %indices length", "%I, %indices, %indptr length"));
+    for device in ["cpu", "emulate"] {
+        let run = |kernel: &str| {
+            bench(&["--op", "spmm", "--matrix", "rmat:7:6:3", "--kernel", kernel, "--device", device, "--reps", "1"])
+        };
+        let output = run(&rows);
+        fails_with(&output, "kernel @csr_spmm accesses memory out of bounds");
+        fails_with(&output, "oob_rows.mlir:");
+        fails_with(&run(&swapped), "accesses memory out of bounds");
+        let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/csr_spmm.mlir");
+        let output = run(example);
+        assert!(output.status.success(), "{device}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    // Built-in kernels are checked on request, and the guarded code can be
+    // printed.
+    let output = bench(&["--op", "sddmm", "--matrix", "rmat:7:6:3", "--check-bounds", "--reps", "1"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = bench(&["--op", "spmm", "--matrix", "rmat:5:2:1", "--check-bounds", "--emit", "ptx"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success() && stdout.contains("atom.global.max.s32"), "{stdout}");
+}
+
 /// CSR SpMM whose non-zero loop walks a dense axis as long as the widest
 /// row and looks A's row up as a ragged (dense_variable) axis: past a
 /// row's length A reads its default, zero, so the result is still A * B.

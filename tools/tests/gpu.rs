@@ -139,3 +139,57 @@ fn default_schedule_programs_verify_on_the_gpu() {
     }
     println!("column maxima, a staged buffer and math functions verified on the GPU");
 }
+
+/// A guarded kernel (`guard-memory-accesses`) whose rows run past indptr
+/// counts its failed checks on the GPU instead of faulting; the correct
+/// kernel, guarded the same way, fails none and is right.
+#[test]
+fn out_of_bounds_accesses_are_counted_on_the_gpu() {
+    use sptir_runtime::{cpu::KernelArg, random_dense};
+    if !cuda::available() {
+        println!("skipping GPU bounds-check tests: no CUDA driver or GPU on this machine");
+        return;
+    }
+    let example = include_str!("../../examples/csr_spmm.mlir");
+    let a = RmatSpec::parse("rmat:9:8:1").unwrap().generate().unwrap();
+    let feat = 8;
+    let b = random_dense(a.cols() * feat, 3);
+    for (source, expect_faults) in
+        [(example.replace("dense_fixed %m", "dense_fixed %nnz"), true), (example.into(), false)]
+    {
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, &source, "csr_spmm.mlir").unwrap();
+        run_pipeline(
+            &context,
+            &mut module,
+            "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,guard-memory-accesses,sptir-launches-to-gpu)",
+        )
+        .unwrap();
+        let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
+        let mut c = vec![f32::NAN; a.rows() * feat];
+        let mut faults = [0i32; 2];
+        kernel
+            .run(
+                "csr_spmm",
+                &mut [
+                    KernelArg::Ids(a.indptr()),
+                    KernelArg::Ids(a.indices()),
+                    KernelArg::Values(a.values()),
+                    KernelArg::Values(&b),
+                    KernelArg::Output(&mut c),
+                    KernelArg::Index(a.rows()),
+                    KernelArg::Index(a.cols()),
+                    KernelArg::Index(a.nnz()),
+                    KernelArg::Index(feat),
+                    KernelArg::Counts(&mut faults),
+                ],
+            )
+            .unwrap();
+        assert_eq!(faults[0] > 0 && faults[1] > 0, expect_faults, "faults {faults:?}");
+        if !expect_faults {
+            let reference = sptir_runtime::reference::spmm(&a, &b, feat).unwrap();
+            assert!(relative_error(&c, &reference) < 1e-5);
+        }
+    }
+    println!("out-of-bounds accesses counted on the GPU");
+}

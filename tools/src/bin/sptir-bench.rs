@@ -4,6 +4,7 @@
 //! object per line with `--json`.
 
 use clap::{Parser, ValueEnum};
+use melior::ir::{operation::OperationLike, Module};
 use sptir_runtime::{cpu::CpuKernel, cuda, cusparse, load_matrix, randomize_values, Csr, ErrorSums};
 use sptir_tools::{
     compile::{find_kernel, parse_module, ptx_of, run_pipeline},
@@ -85,6 +86,13 @@ struct Args {
     /// With --kernel: the function to run when the file has several.
     #[arg(long)]
     function: Option<String>,
+    /// Before the verified and timed runs, run a copy of the kernel whose
+    /// every memory access checks its indices (`guard-memory-accesses`),
+    /// and stop with the accesses that failed, if any. Always done for
+    /// --kernel: a kernel whose buffers do not match its axes would
+    /// otherwise read or write outside them.
+    #[arg(long)]
+    check_bounds: bool,
     /// BSR block size.
     #[arg(long, default_value_t = 4)]
     block: usize,
@@ -270,6 +278,66 @@ impl Work {
     }
 }
 
+/// Runs `module`, lowered with `guard-memory-accesses`, on every part of
+/// `work` (outputs poisoned first); an error naming the failed checks if
+/// any access was out of bounds.
+fn check_bounds(
+    module: &Module<'_>,
+    function: &str,
+    device: Device,
+    work: &mut Work,
+    part: (Op, Format, &Csr, usize, Layout),
+) -> Result<(), String> {
+    use melior::ir::attribute::{ArrayAttribute, StringAttribute};
+    let checks: Vec<String> = module
+        .as_operation()
+        .attribute(sptir_lowering::guard_memory_accesses::CHECKS_ATTRIBUTE)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|array| {
+            (0..array.len())
+                .filter_map(|i| array.element(i).ok())
+                .filter_map(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut run: Box<dyn FnMut(&mut Vec<sptir_runtime::cpu::KernelArg<'_>>) -> Result<(), String>> = match device {
+        Device::Cpu | Device::Emulate => {
+            let kernel = CpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
+            Box::new(move |args| kernel.run(function, args).map_err(|e| e.to_string()))
+        }
+        Device::Cuda => {
+            let kernel = cuda::GpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
+            Box::new(move |args| kernel.run(function, args).map(|_| ()).map_err(|e| e.to_string()))
+        }
+    };
+    for index in 0..work.count() {
+        let mut faults = [0i32; 2];
+        work.with_part(index, part, &mut |problem| {
+            problem.poison();
+            let mut args = problem.kernel_args();
+            args.push(sptir_runtime::cpu::KernelArg::Counts(&mut faults));
+            run(&mut args)
+        })?;
+        // The largest failed check is set once any check fails; the count
+        // may wrap past 2^31 failures.
+        let [count, check] = faults;
+        if check != 0 {
+            let what = usize::try_from(check - 1)
+                .ok()
+                .and_then(|n| checks.get(n))
+                .map_or_else(|| format!("check #{check}"), String::clone);
+            let count = if count > 0 { count.to_string() } else { "over 2^31".to_string() };
+            let part = if work.count() > 1 { format!(" (row panel {index})") } else { String::new() };
+            return Err(format!(
+                "kernel @{function} accesses memory out of bounds{part}: {count} accesses failed their bounds check; one of them: {what}. Do its axes and buffers match what its parameters hold?"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Runs one feature size; returns whether it verified and its median time.
 fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let op = match args.op {
@@ -397,25 +465,36 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let schedule = schedule.map(|s| format!("{s},")).unwrap_or_default();
     // Stage II with the GPU schedule, where the GPU and emulated paths start.
     let scheduled = format!("{specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind");
-    let gpu_pipeline =
-        format!("builtin.module({scheduled},sptir-stage2-to-gpu{{chip={}}})", args.chip.as_deref().unwrap_or("sm_90"));
-    let emulate_pipeline =
-        format!("builtin.module({scheduled},sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm)");
-    let cpu_pipeline = format!("builtin.module({stage1}sptir-to-cpu)");
+    // The pipeline of this run's device, `guard` (a pass and a comma, or
+    // nothing) running on the finished stage III: on the emulated GPU once
+    // launches are loops, whose barriers it would otherwise have to prove
+    // that every thread reaches alike through the checks' conditions.
+    let chip = args.chip.as_deref().unwrap_or("sm_90");
+    let pipeline_for = |device: Device, guard: &str| match device {
+        Device::Cuda => {
+            format!("builtin.module({scheduled},sptir-stage2-to-launches,{guard}sptir-launches-to-gpu{{chip={chip}}})")
+        }
+        Device::Emulate => format!(
+            "builtin.module({scheduled},sptir-stage2-to-launches,serialize-launches,{guard}sptir-stage3-to-llvm)"
+        ),
+        Device::Cpu => format!("builtin.module({stage1}sptir-to-cpu-stage3,{guard}sptir-stage3-to-llvm)"),
+    };
     if let Some(emit) = args.emit {
         // On a GPU device, the stages of the GPU path: stage II scheduled,
         // stage III with the launches, LLVM as the device would run it.
+        // With --check-bounds, the code of the checked run.
         let on_gpu = args.device != Device::Cpu;
+        let guard = if args.check_bounds { "guard-memory-accesses," } else { "" };
         let pipeline = match emit {
             Emit::Stage1 => None,
             Emit::Stage2 if on_gpu => Some(format!("builtin.module({scheduled})")),
-            Emit::Stage3 if on_gpu => Some(format!("builtin.module({scheduled},sptir-stage2-to-launches)")),
-            Emit::Llvm if args.device == Device::Emulate => Some(emulate_pipeline.clone()),
-            Emit::Llvm if args.device == Device::Cuda => Some(gpu_pipeline.clone()),
+            Emit::Stage3 if on_gpu => {
+                Some(format!("builtin.module({scheduled},sptir-stage2-to-launches,{guard})").replace(",)", ")"))
+            }
             Emit::Stage2 => Some(format!("builtin.module({stage1}lower-sparse-iter)")),
             Emit::Stage3 => Some(format!("builtin.module({stage1}sptir-to-stage3)")),
-            Emit::Llvm => Some(cpu_pipeline.clone()),
-            Emit::Ptx => Some(gpu_pipeline.clone()),
+            Emit::Llvm => Some(pipeline_for(args.device, guard)),
+            Emit::Ptx => Some(pipeline_for(Device::Cuda, guard)),
         };
         if let Some(pipeline) = pipeline {
             run_pipeline(&context, &mut module, &pipeline)?;
@@ -429,12 +508,19 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         return Ok((true, 0.0));
     }
+    if args.check_bounds || args.kernel.is_some() {
+        // A copy: `module` goes on to the unguarded pipeline.
+        let copy =
+            unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw())) };
+        let mut checked = Module::from_operation(copy).ok_or("internal: the module does not copy as a module")?;
+        run_pipeline(&context, &mut checked, &pipeline_for(args.device, "guard-memory-accesses,"))?;
+        check_bounds(&checked, &function, args.device, &mut work, part)?;
+    }
     // Runs the kernel once; the time is the device's kernel time on the
     // GPU, the wall time of the call on the CPU.
     let mut run: Box<dyn FnMut(&mut kernels::Prepared) -> Result<f64, String>> = match args.device {
         Device::Cpu | Device::Emulate => {
-            let pipeline = if args.device == Device::Cpu { &cpu_pipeline } else { &emulate_pipeline };
-            run_pipeline(&context, &mut module, pipeline)?;
+            run_pipeline(&context, &mut module, &pipeline_for(args.device, ""))?;
             let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
             Box::new(move |problem| {
                 let start = Instant::now();
@@ -446,7 +532,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             if !cuda::available() {
                 return Err("--device cuda: no CUDA driver or GPU on this machine".into());
             }
-            run_pipeline(&context, &mut module, &gpu_pipeline)?;
+            run_pipeline(&context, &mut module, &pipeline_for(Device::Cuda, ""))?;
             let kernel = cuda::GpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
             Box::new(move |problem| {
                 kernel.run(&function, &mut problem.kernel_args()).map(f64::from).map_err(|e| e.to_string())

@@ -1,0 +1,299 @@
+//! `guard-memory-accesses`: every memory access of stage III checks its
+//! indices at run time. Kernels index memory with values read from memory
+//! (a row's bounds, a column), so a kernel whose buffers do not hold what
+//! its axes declare, or are smaller than its extents say, reads and writes
+//! outside them: a segfault on the CPU, a fault on the GPU. Guarded, an
+//! access outside its memref does nothing instead (a load yields zero) and
+//! is counted in a new last parameter of its function, `memref<?xi32>`:
+//! element 0 counts the accesses that failed, element 1 is the largest
+//! number of a check that failed. The module's `sptir.memory_checks`
+//! describes check `n` (from 1) in element `n - 1`: where the access is in
+//! the source and what memory it touches.
+//!
+//! A run of the guarded kernel proves, for its inputs, that the unguarded
+//! kernel stays in bounds: both make the same accesses. `sptir-bench` runs
+//! a guarded copy of a `--kernel` first for that reason.
+//!
+//! The pass runs on stage III (after `sptir-stage2-to-launches` on the GPU
+//! path, before the kernels are outlined), where accesses are
+//! `memref.load`, `memref.store`, `memref.atomic_rmw`,
+//! `memref.generic_atomic_rmw`, `vector.load` and `vector.store`. Any other
+//! op that reads or writes a memref's elements is refused, as are calls (a
+//! callee would have nowhere to count).
+
+use crate::{
+    accumulation_chain::vector_lanes,
+    axis::detach,
+    ir_builder::{append_params, if_else, replace_uses, zero_attribute, Builder},
+    ir_query::{op_name, position, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::{
+    dialect::{arith, memref},
+    ir::{
+        attribute::{ArrayAttribute, DenseElementsAttribute, IntegerAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        r#type::{DimSize, IntegerType, MemRefType, ShapedTypeLike},
+        Attribute, BlockRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    },
+    Context,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "GuardMemoryAccesses",
+    argument: "guard-memory-accesses",
+    description: "Check every memref access's indices at run time: one out of bounds does nothing and is counted in a new last parameter",
+    options: &[],
+    dependent_dialects: "arith,memref,scf",
+    run,
+};
+
+/// The module attribute describing the checks, in order.
+pub const CHECKS_ATTRIBUTE: &str = "sptir.memory_checks";
+
+/// One access: which operand is the memref (the indices follow it) and
+/// what it does, for the check's description.
+fn access(name: &str) -> Option<(usize, &'static str)> {
+    Some(match name {
+        "memref.load" => (0, "load from"),
+        "memref.generic_atomic_rmw" => (0, "atomic update of"),
+        "memref.store" => (1, "store to"),
+        "memref.atomic_rmw" => (1, "atomic update of"),
+        "vector.load" => (0, "vector load from"),
+        "vector.store" => (1, "vector store to"),
+        _ => return None,
+    })
+}
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
+    if root.attribute(CHECKS_ATTRIBUTE).is_ok() {
+        return Err(emit_error(root.location(), "guard-memory-accesses: the module's accesses are already guarded"));
+    }
+    let mut functions = Vec::new();
+    let mut refused = None;
+    root.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(&op);
+        let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match name.as_str() {
+            "func.func" if op.region(0).ok().and_then(|r| r.first_block()).is_some() => functions.push(op),
+            "func.call" | "gpu.launch_func" | "gpu.module" => {
+                refused = Some(op);
+                return WalkResult::Interrupt;
+            }
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    if let Some(op) = refused {
+        let name = op_name(&op);
+        return Err(emit_error(
+            op.location(),
+            format!(
+                "guard-memory-accesses: '{name}' is not supported: run the pass before kernels are outlined and once calls are inlined (a callee has nowhere to count its failed checks)"
+            ),
+        ));
+    }
+    let mut descriptions = Vec::new();
+    for function in functions {
+        guard_function(context, function, &mut descriptions)?;
+    }
+    let descriptions: Vec<Attribute> =
+        descriptions.iter().map(|text| StringAttribute::new(context, text).into()).collect();
+    let mut module = unsafe { OperationRefMut::from_raw(root.to_raw()) };
+    module.set_discardable_attribute(CHECKS_ATTRIBUTE, ArrayAttribute::new(context, &descriptions).into());
+    Ok(())
+}
+
+fn guard_function<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, 'c>,
+    descriptions: &mut Vec<String>,
+) -> Result<(), PassFailed> {
+    let location = function.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let faults_type: Type = MemRefType::new(i32_type, &[i64::MIN], None, None).into();
+    let entry = function.region(0).ok().and_then(|r| r.first_block());
+    let parameters = entry.map(|b| b.argument_count()).unwrap_or(0);
+    let faults = append_params(context, function, &[faults_type])
+        .ok_or_else(|| emit_error(location, "guard-memory-accesses: the function has no body or type"))?[0];
+    let name = function
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default();
+    let entry = entry.map(|b| unsafe { BlockRef::from_raw(b.to_raw()) });
+
+    let mut accesses = Vec::new();
+    let mut unknown = None;
+    function.walk(WalkOrder::PreOrder, |op| {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let name = op_name(&op);
+        if access(&name).is_some() {
+            accesses.push(op);
+        } else if !ADDRESS_ONLY.contains(&name.as_str()) && op.operands().any(|v| v.r#type().is_mem_ref()) {
+            unknown = Some(op);
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    if let Some(op) = unknown {
+        return Err(emit_error(
+            op.location(),
+            format!("guard-memory-accesses: cannot check the accesses of '{}'", op_name(&op)),
+        ));
+    }
+    for op in accesses {
+        let (memory, what) = access(&op_name(&op)).ok_or(PassFailed)?;
+        let memref = detach(op.operand(memory).map_err(|_| emit_error(op.location(), "internal: no memref"))?);
+        // A 0-D memref has one element and no index to get wrong.
+        if MemRefType::try_from(memref.r#type()).is_ok_and(|t| t.rank() == 0) {
+            continue;
+        }
+        let place = position(op.location()).map(|p| p.to_string()).unwrap_or_else(|| "<unknown>".into());
+        descriptions.push(format!("{place}: {what} {} in @{name}", memory_name(memref, entry, parameters)));
+        guard(context, op, memory, faults, descriptions.len() as i64)?;
+    }
+    Ok(())
+}
+
+/// What `memref` is, for a message: a parameter, or where it was made.
+fn memory_name(memref: Value<'_, '_>, entry: Option<BlockRef<'_, '_>>, parameters: usize) -> String {
+    let mut value = detach(memref);
+    let r#type = value.r#type();
+    loop {
+        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+            if entry.is_some_and(|e| e == argument.owner()) && argument.argument_number() < parameters {
+                return format!("parameter #{} ({type})", argument.argument_number(), type = r#type);
+            }
+            return format!("block argument #{} ({})", argument.argument_number(), r#type);
+        }
+        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else {
+            return format!("a {type}", type = r#type);
+        };
+        let owner = result.owner();
+        let name = op_name(&owner);
+        match owner.operand(0) {
+            Ok(source) if crate::ir_query::VIEWS.contains(&name.as_str()) => value = detach(source),
+            _ => {
+                let made = position(owner.location()).map(|p| format!(" at {p}")).unwrap_or_default();
+                return format!("the {type} of '{name}'{made}", type = r#type);
+            }
+        }
+    }
+}
+
+/// Puts `op` under a check of its indices; where they fail, counts the
+/// failure as check `id` in `faults` and yields zeros for its results.
+fn guard<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    memory: usize,
+    faults: Value<'c, 'c>,
+    id: i64,
+) -> Result<(), PassFailed> {
+    let location = op.location();
+    let internal = || emit_error(location, "guard-memory-accesses: internal error building a check");
+    let builder = Builder::before(context, op).ok_or_else(internal)?.at(location);
+    let memref = detach(op.operand(memory).map_err(|_| internal())?);
+    let memref_type = MemRefType::try_from(memref.r#type()).map_err(|_| internal())?;
+    let rank = memref_type.rank();
+    let indices: Vec<Value<'c, 'c>> = op.operands().skip(memory + 1).take(rank).map(detach).collect();
+    if indices.len() != rank || rank == 0 {
+        return Err(internal());
+    }
+    // A vector access covers its vector's shape along the trailing dims.
+    let vector_shape = vector_shape(op, memory);
+    let mut inside = None;
+    for (dim, &index) in indices.iter().enumerate() {
+        let size = match memref_type.dim_size(dim) {
+            Ok(DimSize::Static(size)) => builder.index(size as i64),
+            _ => builder.value(memref::dim(memref, builder.index(dim as i64), location)),
+        };
+        let extent = (dim + vector_shape.len()).checked_sub(rank).map_or(1, |at| vector_shape[at]);
+        let mut ok = builder.cmp(arith::CmpiPredicate::Ult, index, size);
+        if extent > 1 {
+            let end = builder.add(index, builder.index(extent));
+            ok = builder.and(ok, builder.cmp(arith::CmpiPredicate::Ule, end, size));
+        }
+        inside = Some(inside.map_or(ok, |all| builder.and(all, ok)));
+    }
+    let inside = inside.ok_or_else(internal)?;
+    let result_types: Vec<Type<'c>> = op.results().map(|r| r.r#type()).collect();
+    let results = if_else(
+        &builder,
+        inside,
+        &result_types,
+        |then| {
+            let copy = then.insert_clone(op);
+            copy.results().map(|r| detach(r.into())).collect()
+        },
+        |otherwise| {
+            let i32_type: Type = IntegerType::new(context, 32).into();
+            let count = |kind: i64, at: i64, value: i64| {
+                otherwise.insert(
+                    melior::dialect::ods::memref::AtomicRMWOperation::builder(context, location)
+                        .result(i32_type)
+                        .value(otherwise.value(arith::constant(
+                            context,
+                            IntegerAttribute::new(i32_type, value).into(),
+                            location,
+                        )))
+                        .memref(faults)
+                        .indices(&[otherwise.index(at)])
+                        .kind(IntegerAttribute::new(IntegerType::new(context, 64).into(), kind).into())
+                        .build(),
+                );
+            };
+            count(ATOMIC_ADDI, 0, 1);
+            count(ATOMIC_MAXS, 1, id);
+            result_types.iter().filter_map(|&t| zero(context, otherwise, t)).collect()
+        },
+    );
+    if results.len() != result_types.len() {
+        return Err(emit_error(
+            location,
+            format!("guard-memory-accesses: no zero for the result of '{}'", op_name(&op)),
+        ));
+    }
+    for (index, value) in results.into_iter().enumerate() {
+        replace_uses(detach(op.result(index).map_err(|_| internal())?.into()), value);
+    }
+    crate::ir_builder::erase(op);
+    Ok(())
+}
+
+/// The shape of the vector a `vector.load` yields or a `vector.store`
+/// writes; empty for scalar accesses.
+fn vector_shape(op: OperationRef<'_, '_>, memory: usize) -> Vec<i64> {
+    let vector = match op_name(&op).as_str() {
+        "vector.load" => op.result(0).ok().map(|r| r.r#type()),
+        "vector.store" if memory == 1 => op.operand(0).ok().map(|v| v.r#type()),
+        _ => None,
+    };
+    let Some(vector) = vector else { return Vec::new() };
+    let raw = vector.to_raw();
+    unsafe {
+        if !mlir_sys::mlirTypeIsAVector(raw) {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirShapedTypeGetRank(raw))
+            .map(|dim| mlir_sys::mlirShapedTypeGetDimSize(raw, dim as isize))
+            .collect()
+    }
+}
+
+/// A zero of `r#type` (scalar or vector), built by `builder`.
+fn zero<'c>(context: &'c Context, builder: &Builder<'c>, r#type: Type<'c>) -> Option<Value<'c, 'c>> {
+    let attribute = match vector_lanes(r#type) {
+        None => zero_attribute(context, r#type)?,
+        Some(_) => {
+            let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw())) };
+            DenseElementsAttribute::new(r#type, &[zero_attribute(context, element)?]).ok()?.into()
+        }
+    };
+    Some(builder.value(arith::constant(context, attribute, builder.location)))
+}
