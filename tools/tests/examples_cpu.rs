@@ -33,7 +33,7 @@ macro_rules! example {
 
 /// Parses `source`, runs `pre` (a comma-separated pass list, if any) and then
 /// `sptir-to-cpu`, and JIT-compiles the result.
-fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
+fn compile(name: &str, source: &str, pre: Option<&str>) -> Kernel {
     let pipeline = match pre {
         Some(pre) => format!("builtin.module({pre},sptir-to-cpu)"),
         None => "builtin.module(sptir-to-cpu)".to_string(),
@@ -47,11 +47,25 @@ fn compile(name: &str, source: &str, pre: Option<&str>) -> CpuKernel {
 const EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,\
                         serialize-launches,sptir-stage3-to-llvm)";
 
+/// The CPU path with every memory access checking its indices.
+const GUARDED: &str = "builtin.module(sptir-to-cpu-stage3,guard-memory-accesses,sptir-stage3-to-llvm)";
+
+/// The emulated GPU path, checked the same way.
+const GUARDED_EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,\
+                                serialize-launches,guard-memory-accesses,sptir-stage3-to-llvm)";
+
 /// Runs `checks` on the example compiled for the CPU and, emulated, for
-/// the GPU with the default schedule; each path's checks are reported
-/// under `test` and the path's name.
-fn on_each_path(name: &str, source: &str, test: &str, checks: impl Fn(&CpuKernel, &mut Checks)) {
-    for (path, pipeline) in [("cpu", "builtin.module(sptir-to-cpu)"), ("emulated gpu", EMULATED)] {
+/// the GPU with the default schedule, each also with its memory accesses
+/// checked (no kernel may read or write outside its buffers, on any
+/// input); each path's checks are reported under `test` and the path's
+/// name.
+fn on_each_path(name: &str, source: &str, test: &str, checks: impl Fn(&Kernel, &mut Checks)) {
+    for (path, pipeline) in [
+        ("cpu", "builtin.module(sptir-to-cpu)"),
+        ("emulated gpu", EMULATED),
+        ("cpu, accesses checked", GUARDED),
+        ("emulated gpu, accesses checked", GUARDED_EMULATED),
+    ] {
         let kernel = compile_with(name, source, pipeline);
         let mut found = Checks::new(&format!("{test} ({path})"));
         checks(&kernel, &mut found);
@@ -59,7 +73,31 @@ fn on_each_path(name: &str, source: &str, test: &str, checks: impl Fn(&CpuKernel
     }
 }
 
-fn compile_with(name: &str, source: &str, pipeline: &str) -> CpuKernel {
+/// A compiled example; where its accesses are checked
+/// (`guard-memory-accesses`), each run passes the count of failed checks
+/// and panics naming one if any failed.
+struct Kernel {
+    kernel: CpuKernel,
+    checks: Option<Vec<String>>,
+}
+
+impl Kernel {
+    fn run(&self, function: &str, args: &mut [KernelArg<'_>]) -> Result<(), sptir_runtime::cpu::ExecError> {
+        let Some(checks) = &self.checks else { return self.kernel.run(function, args) };
+        let mut faults = [0i32; 2];
+        let mut raw: Vec<_> = args.iter_mut().map(KernelArg::raw).collect();
+        raw.push(KernelArg::Counts(&mut faults).raw());
+        self.kernel.run_raw(function, &raw)?;
+        if faults[1] != 0 {
+            let check = checks.get(faults[1] as usize - 1).cloned().unwrap_or_default();
+            panic!("@{function}: {} accesses out of bounds, one of them the {check}", faults[0]);
+        }
+        Ok(())
+    }
+}
+
+fn compile_with(name: &str, source: &str, pipeline: &str) -> Kernel {
+    use melior::ir::attribute::{ArrayAttribute, StringAttribute};
     let context = create_context();
     let mut module =
         sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
@@ -68,7 +106,18 @@ fn compile_with(name: &str, source: &str, pipeline: &str) -> CpuKernel {
         .unwrap_or_else(|e| panic!("{name}: bad pipeline {pipeline}: {e}"));
     manager.run(&mut module).unwrap_or_else(|e| panic!("{name}: {pipeline} failed: {e}"));
     assert!(module.as_operation().verify(), "{name}: lowered module does not verify");
-    CpuKernel::compile(&module, 2).unwrap_or_else(|e| panic!("{name}: {e}"))
+    let checks = module
+        .as_operation()
+        .attribute(sptir_lowering::guard_memory_accesses::CHECKS_ATTRIBUTE)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|array| {
+            (0..array.len())
+                .filter_map(|i| array.element(i).ok())
+                .filter_map(|a| StringAttribute::try_from(a).ok().map(|s| s.value().to_string()))
+                .collect()
+        });
+    Kernel { kernel: CpuKernel::compile(&module, 2).unwrap_or_else(|e| panic!("{name}: {e}")), checks }
 }
 
 /// Collects the outcome of every check of one test, so that a failing test
@@ -313,7 +362,7 @@ fn ragged_reference(indptr: &[i32], x: &[f32], feat: usize) -> Vec<f64> {
 // ---------------------------------------------------------------------------
 // Runners: one call of one example's kernel; each returns the outputs.
 
-fn run_csr_spmm(kernel: &CpuKernel, a: &Csr, b: &[f32], feat: usize) -> Vec<f32> {
+fn run_csr_spmm(kernel: &Kernel, a: &Csr, b: &[f32], feat: usize) -> Vec<f32> {
     let mut c = poisoned(a.rows() * feat);
     kernel
         .run(
@@ -335,7 +384,7 @@ fn run_csr_spmm(kernel: &CpuKernel, a: &Csr, b: &[f32], feat: usize) -> Vec<f32>
 }
 
 /// SDDMM: `x` is `rows x feat`, `y` is `feat x cols` (the kernel's layout).
-fn run_sddmm(kernel: &CpuKernel, function: &str, a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Vec<f32> {
+fn run_sddmm(kernel: &Kernel, function: &str, a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Vec<f32> {
     let mut out = poisoned(a.nnz());
     kernel
         .run(
@@ -358,7 +407,7 @@ fn run_sddmm(kernel: &CpuKernel, function: &str, a: &Csr, x: &[f32], y: &[f32], 
 }
 
 /// Runs csr_spmm compiled as `kernel` on every input and feature size.
-fn check_csr_spmm(checks: &mut Checks, kernel: &CpuKernel, seed: u64) {
+fn check_csr_spmm(checks: &mut Checks, kernel: &Kernel, seed: u64) {
     let mut seeds = SplitMix64::new(seed);
     for (name, pattern) in inputs() {
         for feat in FEATS {
@@ -371,7 +420,7 @@ fn check_csr_spmm(checks: &mut Checks, kernel: &CpuKernel, seed: u64) {
 }
 
 /// Runs an SDDMM kernel (`function` of `kernel`) on every input and feature size.
-fn check_sddmm(checks: &mut Checks, kernel: &CpuKernel, function: &str, seed: u64) {
+fn check_sddmm(checks: &mut Checks, kernel: &Kernel, function: &str, seed: u64) {
     let mut seeds = SplitMix64::new(seed);
     for (name, pattern) in inputs() {
         for feat in FEATS {
