@@ -21,15 +21,15 @@ use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        accumulation, constant_index, defined_outside, encloses, op_name, outermost, root_memref, static_shape,
-        touches_memory, LANE_CLUSTERS,
+        accumulation, constant_index, defined_outside, encloses, holds_sync, op_name, outermost, root_memref,
+        static_shape, touches_memory, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
     sparse_pos_cache_read::SHARED,
 };
 use melior::{
-    dialect::ods::gpu,
+    dialect::{arith, ods::gpu},
     ir::{
         attribute::{Attribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
         block::BlockLike,
@@ -159,6 +159,12 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             format!("lower-loop-bindings: the loops bound to threads make blocks of {threads} threads, but CUDA allows at most 1024"),
         ));
     }
+    let strided = strided_dimensions(&bound, &bounds, threads);
+    for (dimension, cap) in strided.iter().enumerate() {
+        if let Some(cap) = cap {
+            sizes[dimension] = builder.value(arith::minui(sizes[dimension], builder.index(*cap), location));
+        }
+    }
 
     // Heap memory allocated in a kernel would be each thread's own, where
     // the program (run in order) meant one buffer.
@@ -245,8 +251,77 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         } else {
             None
         };
-        inline_loop(context, op, ids[dimension], marker)?;
+        match strided[dimension] {
+            Some(_) => stride_loop(context, op, ids[dimension], ids[dimension + 6], marker)?,
+            None => inline_loop(context, op, ids[dimension], marker)?,
+        }
     }
+    Ok(())
+}
+
+/// For each thread dimension whose size only the run knows, the most
+/// threads it may have (`None` for the others): its loops then step by
+/// the block's size, each thread taking every `cap`-th position, so that a
+/// loop longer than a block still runs (a feature loop compiled without
+/// its size). `threads` is the product of the sizes known here. Loops that
+/// meet at barriers or shuffles keep one position a thread: their threads
+/// must take the same number of steps.
+fn strided_dimensions<'c>(
+    bound: &[(OperationRef<'c, 'c>, usize)],
+    bounds: &[Option<(Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)>; 6],
+    threads: i64,
+) -> [Option<i64>; 6] {
+    let mut strided = [None; 6];
+    let dynamic: Vec<usize> = (3..6)
+        .filter(|&d| {
+            bounds[d]
+                .is_some_and(|(lower, upper, _)| constant_index(lower).is_none() || constant_index(upper).is_none())
+                && bound
+                    .iter()
+                    .filter(|&&(_, dimension)| dimension == d)
+                    .all(|&(op, _)| !op.has_attribute(SHUFFLE_LOOP) && !holds_sync(op))
+        })
+        .collect();
+    if dynamic.is_empty() {
+        return strided;
+    }
+    // The dynamic dimensions share what the known ones leave of 1024, as
+    // equal powers of two where there are several.
+    let budget = (1024 / threads.max(1)).max(1);
+    let share = match dynamic.len() {
+        1 => budget,
+        n => 1i64 << ((budget as f64).log2().floor() as u32 / n as u32),
+    };
+    for d in dynamic {
+        strided[d] = Some(share.min(LAUNCH_LIMITS[d]).max(1));
+    }
+    strided
+}
+
+/// Makes a bound loop each thread's own: from `lb + id * step` by
+/// `size * step`, `size` being the block's size along its dimension;
+/// marks its stores with `marker` if given.
+fn stride_loop<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    id: Value<'c, 'c>,
+    size: Value<'c, 'c>,
+    marker: Option<(&str, Attribute<'c>)>,
+) -> Result<(), PassFailed> {
+    let location = op.location();
+    let builder =
+        Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
+    let operand = |n| op.operand(n).map(detach).map_err(|_| emit_error(location, "malformed scf.for"));
+    let (lower, step) = (operand(0)?, operand(2)?);
+    let start = builder.add(lower, builder.mul(id, step));
+    let stride = builder.mul(size, step);
+    if let Some((name, value)) = marker {
+        mark_accumulations(op, name, value)?;
+    }
+    let mut loop_op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    loop_op.set_operand(0, start);
+    loop_op.set_operand(2, stride);
+    let _ = loop_op.remove_discardable_attribute("bind");
     Ok(())
 }
 

@@ -4,14 +4,22 @@
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %s -p 'builtin.module(lower-loop-bindings)' | FileCheck %s --check-prefix=REPEAT
 
-// Rows are blocks and features threads; the grid and block sizes are the
-// loops' trip counts, the loops become block and thread ids.
+// Rows are blocks and features threads; the grid size is the row loop's
+// trip count, the block's the feature loop's up to 1024: a size only the
+// run knows may be more, so each thread steps through the features by
+// the block's size (the init nest's loop too) where a known size would
+// make one position a thread.
 // CHECK-LABEL: func.func @csr_spmm
 //       CHECK: %[[ROWS:.*]] = arith.subi %arg5, %c0
 //       CHECK: %[[FEAT:.*]] = arith.subi %arg8, %c0
-//       CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[FEAT]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+//       CHECK: %[[CAP:.*]] = arith.constant 1024 : index
+//       CHECK: %[[THREADS:.*]] = arith.minui %[[FEAT]], %[[CAP]] : index
+//       CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %[[THREADS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 //       CHECK: %[[ROW:.*]] = arith.addi %c0, %[[BX]]
-//       CHECK: %[[F:.*]] = arith.addi %c0, %[[TX]]
+//       CHECK: %[[T:.*]] = arith.muli %[[TX]], %c1
+//       CHECK: %[[START:.*]] = arith.addi %c0{{.*}}, %[[T]]
+//       CHECK: %[[STRIDE:.*]] = arith.muli %[[BDX]], %c1
+//       CHECK: scf.for %{{.*}} = %[[START]] to %arg8 step %[[STRIDE]] {
 //   CHECK-NOT: sptir.label = "csrmm.0"
 //       CHECK: scf.for {{.*}} {
 //       CHECK: } {sptir.kind = "reduction", sptir.label = "csrmm.1"}

@@ -443,6 +443,15 @@ fn bench_emulates_gpu_schedules_on_the_cpu() {
     emulate(&["--op", "sddmm", "--sddmm", "4,8,4,1"]);
     emulate(&["--op", "sddmm", "--sddmm", "2,16,2"]);
     emulate(&["--op", "spmm", "--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]);
+    // Compiled without its feature size, a feature loop on threads may be
+    // longer than a block: its threads step through it, on the GPU too.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/csr_spmm.mlir");
+    let wide = ["--op", "spmm", "--matrix", matrix, "--kernel", example, "--generic", "--feat", "1500", "--reps", "1"];
+    let output = bench(&[&wide[..], &["--device", "emulate"]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = bench(&[&wide[..], &["--device", "cuda", "--emit", "stage3"]].concat());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("arith.minui") && stdout.contains("step %"), "{stdout}");
     // A schedule's error points at the line of the built-in program that
     // `--emit stage1` prints: the iteration on line 10.
     let too_wide = "sparse-pos-split{loop=csrmm.0 factor=2048},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.x}";
