@@ -45,7 +45,7 @@ pub const PASS: PassDef = PassDef {
     argument: "guard-memory-accesses",
     description: "Check every memref access's indices at run time: one out of bounds does nothing and is counted in a new last parameter",
     options: &[],
-    dependent_dialects: "arith,memref,scf",
+    dependent_dialects: "arith,complex,memref,scf",
     run,
 };
 
@@ -65,6 +65,11 @@ fn access(name: &str) -> Option<(usize, &'static str)> {
         _ => return None,
     })
 }
+
+/// Control flow that hands memrefs on: their accesses are checked where
+/// they happen.
+const PASSED_ON: &[&str] =
+    &["scf.yield", "scf.for", "scf.if", "scf.while", "scf.condition", "cf.br", "cf.cond_br", "memref.alloca"];
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
@@ -134,7 +139,10 @@ fn guard_function<'c>(
         let name = op_name(&op);
         if access(&name).is_some() {
             accesses.push(op);
-        } else if !ADDRESS_ONLY.contains(&name.as_str()) && op.operands().any(|v| v.r#type().is_mem_ref()) {
+        } else if !ADDRESS_ONLY.contains(&name.as_str())
+            && !PASSED_ON.contains(&name.as_str())
+            && op.operands().any(|v| v.r#type().is_mem_ref())
+        {
             unknown = Some(op);
             return WalkResult::Interrupt;
         }
@@ -223,6 +231,12 @@ fn guard<'c>(
     }
     let inside = inside.ok_or_else(internal)?;
     let result_types: Vec<Type<'c>> = op.results().map(|r| r.r#type()).collect();
+    if let Some(&other) = result_types.iter().find(|&&t| zero_attribute_of(context, t).is_none()) {
+        return Err(emit_error(
+            location,
+            format!("guard-memory-accesses: no zero to stand for a '{}' of {other} out of bounds", op_name(&op)),
+        ));
+    }
     let results = if_else(
         &builder,
         inside,
@@ -286,14 +300,34 @@ fn vector_shape(op: OperationRef<'_, '_>, memory: usize) -> Vec<i64> {
     }
 }
 
-/// A zero of `r#type` (scalar or vector), built by `builder`.
+/// A zero of `r#type` (scalar, complex or vector), built by `builder`.
 fn zero<'c>(context: &'c Context, builder: &Builder<'c>, r#type: Type<'c>) -> Option<Value<'c, 'c>> {
-    let attribute = match vector_lanes(r#type) {
-        None => zero_attribute(context, r#type)?,
-        Some(_) => {
-            let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw())) };
-            DenseElementsAttribute::new(r#type, &[zero_attribute(context, element)?]).ok()?.into()
-        }
+    let attribute = zero_attribute_of(context, r#type)?;
+    let op = match unsafe { mlir_sys::mlirTypeIsAComplex(r#type.to_raw()) } {
+        true => melior::ir::operation::OperationBuilder::new("complex.constant", builder.location)
+            .add_attributes(&[(melior::ir::Identifier::new(context, "value"), attribute)])
+            .add_results(&[r#type])
+            .build()
+            .ok()?,
+        false => arith::constant(context, attribute, builder.location),
     };
-    Some(builder.value(arith::constant(context, attribute, builder.location)))
+    Some(builder.value(op))
+}
+
+/// The attribute of a zero of `r#type`: a scalar, a complex number's pair
+/// of parts, a vector's splat; `None` for other types.
+fn zero_attribute_of<'c>(context: &'c Context, r#type: Type<'c>) -> Option<Attribute<'c>> {
+    let raw = r#type.to_raw();
+    if unsafe { mlir_sys::mlirTypeIsAComplex(raw) } {
+        let part = unsafe { Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw)) };
+        let zero = zero_attribute(context, part)?;
+        return Some(ArrayAttribute::new(context, &[zero, zero]).into());
+    }
+    match vector_lanes(r#type) {
+        None => zero_attribute(context, r#type),
+        Some(_) => {
+            let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)) };
+            DenseElementsAttribute::new(r#type, &[zero_attribute(context, element)?]).ok().map(Into::into)
+        }
+    }
 }

@@ -15,7 +15,7 @@
 // CHECK-SAME: "{{.*}}:[[@LINE+37]]:8: load from parameter #2 (memref<4x?xi32>) in @k",
 // CHECK-SAME: "{{.*}}:[[@LINE+37]]:8: atomic update of parameter #2 (memref<4x?xi32>) in @k",
 // CHECK-SAME: "{{.*}}:[[@LINE+41]]:8: load from the memref<16xf32, strided<[1], offset: 16>, 3> of 'memref.alloca' at {{.*}}:[[@LINE+39]]:8 in @k",
-// CHECK-SAME: "{{.*}}:[[@LINE+56]]:5: store to parameter #0 (memref<?xf32>) in @launch"]}
+// CHECK-SAME: "{{.*}}:[[@LINE+56]]:5: store to parameter #0 (memref<?xf32>) in @launch",
 // CHECK-LABEL: func.func @k(
 //  CHECK-SAME: %[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<8xf32>, %[[S:.*]]: memref<4x?xi32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[F:.*]]: memref<?xi32>)
 //       CHECK: %[[DIM:.*]] = memref.dim %[[A]], %{{.*}} : memref<?xf32>
@@ -74,5 +74,17 @@ func.func @launch(%a: memref<?xf32>, %n: index) {
     memref.store %f, %a[%bx] : memref<?xf32>
     gpu.terminator
   }
+  return
+}
+
+// A complex load out of bounds yields a complex zero.
+// CHECK-LABEL: func.func @complex(
+//       CHECK: scf.if %{{.*}} -> (complex<f32>)
+//       CHECK:   memref.load
+//       CHECK: } else {
+//       CHECK:   complex.constant [0.000000e+00 : f32, 0.000000e+00 : f32] : complex<f32>
+func.func @complex(%a: memref<?xcomplex<f32>>, %b: memref<?xcomplex<f32>>, %i: index) {
+  %v = memref.load %a[%i] : memref<?xcomplex<f32>>
+  memref.store %v, %b[%i] : memref<?xcomplex<f32>>
   return
 }
