@@ -261,7 +261,7 @@ pub fn prepare(
 }
 
 /// The most elements a dense operand may have.
-pub const MAX_DENSE_ELEMENTS: usize = 1 << 31;
+pub const MAX_OPERAND_ELEMENTS: usize = 1 << 31;
 
 /// Whether `feat` features make dense operands of a size this process
 /// can allocate (before [`operands`] tries).
@@ -271,8 +271,8 @@ pub fn check_feat(a: &Csr, feat: usize) -> Result<(), KernelError> {
     }
     let rows = a.rows().max(a.cols());
     match rows.checked_mul(feat) {
-        Some(n) if n <= MAX_DENSE_ELEMENTS => {}
-        _ => return Err(KernelError::TooLarge { rows, feat, limit: MAX_DENSE_ELEMENTS }),
+        Some(n) if n <= MAX_OPERAND_ELEMENTS => {}
+        _ => return Err(KernelError::TooLarge { rows, feat, limit: MAX_OPERAND_ELEMENTS }),
     }
     // The dense operands (f32), the output with its poisoned copy and
     // the float64 reference's sums and magnitudes, for SpMM's C or

@@ -8,7 +8,7 @@ use super::FormatError;
 
 /// Largest dense array `to_dense` will allocate (4 GiB of f32); dense output exists for
 /// tests and small examples, and a bigger request is almost certainly a mistake.
-pub const MAX_DENSE_ELEMENTS: usize = 1 << 30;
+pub const MAX_TO_DENSE_ELEMENTS: usize = 1 << 30;
 
 /// A dimension or count must be addressable by the i32 indices the kernels use.
 pub(crate) fn fits_i32(what: &'static str, value: usize) -> Result<(), FormatError> {
@@ -133,9 +133,9 @@ pub(crate) fn check_run(
 /// Number of elements of a dense array with the given shape, refusing absurd sizes.
 pub(crate) fn dense_len(shape: &[usize]) -> Result<usize, FormatError> {
     let elements: u128 = shape.iter().map(|&d| d as u128).product();
-    if elements > MAX_DENSE_ELEMENTS as u128 {
+    if elements > MAX_TO_DENSE_ELEMENTS as u128 {
         let shape = shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
-        return Err(FormatError::DenseTooLarge { shape, elements, limit: MAX_DENSE_ELEMENTS });
+        return Err(FormatError::DenseTooLarge { shape, elements, limit: MAX_TO_DENSE_ELEMENTS });
     }
     Ok(elements as usize)
 }

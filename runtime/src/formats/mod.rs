@@ -17,7 +17,7 @@ mod error;
 mod hyb;
 
 pub use bsr::Bsr;
-pub use check::MAX_DENSE_ELEMENTS;
+pub use check::MAX_TO_DENSE_ELEMENTS;
 pub use coo::Coo;
 pub use csc::Csc;
 pub use csf::Csf;
