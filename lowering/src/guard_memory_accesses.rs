@@ -331,3 +331,31 @@ fn zero_attribute_of<'c>(context: &'c Context, r#type: Type<'c>) -> Option<Attri
         }
     }
 }
+
+/// The checks of a module the pass ran on, in order (check `n` is element
+/// `n - 1`); `None` if it did not run.
+pub fn checks(module: OperationRef<'_, '_>) -> Option<Vec<String>> {
+    let array = ArrayAttribute::try_from(module.attribute(CHECKS_ATTRIBUTE).ok()?).ok()?;
+    Some(
+        (0..array.len())
+            .filter_map(|i| array.element(i).ok())
+            .filter_map(|a| StringAttribute::try_from(a).ok().map(|s| s.value().to_string()))
+            .collect(),
+    )
+}
+
+/// What the counts a guarded run left (`[count, largest failed check]`)
+/// say, if any check failed: how many failed and one of them.
+pub fn failures(faults: [i32; 2], checks: &[String]) -> Option<String> {
+    let [count, check] = faults;
+    if check == 0 {
+        return None;
+    }
+    let which = usize::try_from(check - 1)
+        .ok()
+        .and_then(|n| checks.get(n))
+        .map_or_else(|| format!("check #{check}"), String::clone);
+    // The count wraps past 2^31 failures; the largest check does not.
+    let count = if count > 0 { count.to_string() } else { "over 2^31".to_string() };
+    Some(format!("{count} accesses failed their bounds check; one of them: {which}"))
+}

@@ -88,16 +88,14 @@ impl Kernel {
         let mut raw: Vec<_> = args.iter_mut().map(KernelArg::raw).collect();
         raw.push(KernelArg::Counts(&mut faults).raw());
         self.kernel.run_raw(function, &raw)?;
-        if faults[1] != 0 {
-            let check = checks.get(faults[1] as usize - 1).cloned().unwrap_or_default();
-            panic!("@{function}: {} accesses out of bounds, one of them the {check}", faults[0]);
+        if let Some(failures) = sptir_lowering::guard_memory_accesses::failures(faults, checks) {
+            panic!("@{function}: {failures}");
         }
         Ok(())
     }
 }
 
 fn compile_with(name: &str, source: &str, pipeline: &str) -> Kernel {
-    use melior::ir::attribute::{ArrayAttribute, StringAttribute};
     let context = create_context();
     let mut module =
         sptir_dialects::parse_module(&context, source, name).unwrap_or_else(|| panic!("{name}: does not parse"));
@@ -106,17 +104,7 @@ fn compile_with(name: &str, source: &str, pipeline: &str) -> Kernel {
         .unwrap_or_else(|e| panic!("{name}: bad pipeline {pipeline}: {e}"));
     manager.run(&mut module).unwrap_or_else(|e| panic!("{name}: {pipeline} failed: {e}"));
     assert!(module.as_operation().verify(), "{name}: lowered module does not verify");
-    let checks = module
-        .as_operation()
-        .attribute(sptir_lowering::guard_memory_accesses::CHECKS_ATTRIBUTE)
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-        .map(|array| {
-            (0..array.len())
-                .filter_map(|i| array.element(i).ok())
-                .filter_map(|a| StringAttribute::try_from(a).ok().map(|s| s.value().to_string()))
-                .collect()
-        });
+    let checks = sptir_lowering::guard_memory_accesses::checks(module.as_operation());
     Kernel { kernel: CpuKernel::compile(&module, 2).unwrap_or_else(|e| panic!("{name}: {e}")), checks }
 }
 

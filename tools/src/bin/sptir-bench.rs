@@ -4,7 +4,7 @@
 //! object per line with `--json`.
 
 use clap::{Parser, ValueEnum};
-use melior::ir::{operation::OperationLike, Module};
+use melior::ir::Module;
 use sptir_runtime::{cpu::CpuKernel, cuda, cusparse, load_matrix, randomize_values, Csr, ErrorSums};
 use sptir_tools::{
     compile::{find_kernel, parse_module, ptx_of, run_pipeline},
@@ -288,20 +288,8 @@ fn check_bounds(
     work: &mut Work,
     part: (Op, Format, &Csr, usize, Layout),
 ) -> Result<(), String> {
-    use melior::ir::attribute::{ArrayAttribute, StringAttribute};
-    let checks: Vec<String> = module
-        .as_operation()
-        .attribute(sptir_lowering::guard_memory_accesses::CHECKS_ATTRIBUTE)
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-        .map(|array| {
-            (0..array.len())
-                .filter_map(|i| array.element(i).ok())
-                .filter_map(|a| StringAttribute::try_from(a).ok())
-                .map(|s| s.value().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    use sptir_lowering::guard_memory_accesses::{checks, failures};
+    let checks = checks(module.as_operation()).unwrap_or_default();
     let mut run: Box<dyn FnMut(&mut Vec<sptir_runtime::cpu::KernelArg<'_>>) -> Result<(), String>> = match device {
         Device::Cpu | Device::Emulate => {
             let kernel = CpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
@@ -320,18 +308,10 @@ fn check_bounds(
             args.push(sptir_runtime::cpu::KernelArg::Counts(&mut faults));
             run(&mut args)
         })?;
-        // The largest failed check is set once any check fails; the count
-        // may wrap past 2^31 failures.
-        let [count, check] = faults;
-        if check != 0 {
-            let what = usize::try_from(check - 1)
-                .ok()
-                .and_then(|n| checks.get(n))
-                .map_or_else(|| format!("check #{check}"), String::clone);
-            let count = if count > 0 { count.to_string() } else { "over 2^31".to_string() };
+        if let Some(failures) = failures(faults, &checks) {
             let part = if work.count() > 1 { format!(" (row panel {index})") } else { String::new() };
             return Err(format!(
-                "kernel @{function} accesses memory out of bounds{part}: {count} accesses failed their bounds check; one of them: {what}. Do its axes and buffers match what its parameters hold?"
+                "kernel @{function} accesses memory out of bounds{part}: {failures}. Do its axes and buffers match what its parameters hold?"
             ));
         }
     }
