@@ -213,8 +213,12 @@ fn guard<'c>(
     if indices.len() != rank || rank == 0 {
         return Err(internal());
     }
-    // A vector access covers its vector's shape along the trailing dims.
-    let vector_shape = vector_shape(op, memory);
+    // A vector access covers its vector's shape along the trailing dims,
+    // unless the memref's elements are vectors themselves.
+    let vector_shape = match vector_lanes(memref_type.element()) {
+        Some(_) => Vec::new(),
+        None => vector_shape(op, memory),
+    };
     let mut inside = None;
     for (dim, &index) in indices.iter().enumerate() {
         let size = match memref_type.dim_size(dim) {

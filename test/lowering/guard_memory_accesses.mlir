@@ -88,3 +88,15 @@ func.func @complex(%a: memref<?xcomplex<f32>>, %b: memref<?xcomplex<f32>>, %i: i
   memref.store %v, %b[%i] : memref<?xcomplex<f32>>
   return
 }
+
+// A memref of vectors holds one vector an element: a vector load of one
+// checks its index alone.
+// CHECK-LABEL: func.func @of_vectors(
+//       CHECK: %[[C8:.*]] = arith.constant 8 : index
+//  CHECK-NEXT: arith.cmpi ult, %{{.*}}, %[[C8]] : index
+//   CHECK-NOT: arith.cmpi ule
+//       CHECK: vector.load
+func.func @of_vectors(%a: memref<8xvector<4xf32>>, %i: index) -> vector<4xf32> {
+  %v = vector.load %a[%i] : memref<8xvector<4xf32>>, vector<4xf32>
+  return %v : vector<4xf32>
+}
