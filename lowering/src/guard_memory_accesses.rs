@@ -25,7 +25,7 @@ use crate::{
     accumulation_chain::vector_lanes,
     axis::detach,
     ir_builder::{append_params, if_else, replace_uses, zero_attribute, Builder},
-    ir_query::{op_name, position, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
+    ir_query::{op_name, position, view_root, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -168,29 +168,24 @@ fn guard_function<'c>(
     Ok(())
 }
 
-/// What `memref` is, for a message: a parameter, or where it was made.
+/// What `memref` is, for a message: a parameter, or where the memory it
+/// views was made.
 fn memory_name(memref: Value<'_, '_>, entry: Option<BlockRef<'_, '_>>, parameters: usize) -> String {
-    let mut value = detach(memref);
-    let r#type = value.r#type();
-    loop {
-        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
-            if entry.is_some_and(|e| e == argument.owner()) && argument.argument_number() < parameters {
-                return format!("parameter #{} ({type})", argument.argument_number(), type = r#type);
-            }
-            return format!("block argument #{} ({})", argument.argument_number(), r#type);
+    let r#type = memref.r#type();
+    let root = view_root(memref);
+    if let Ok(argument) = melior::ir::block::BlockArgument::try_from(root) {
+        if entry.is_some_and(|e| e == argument.owner()) && argument.argument_number() < parameters {
+            return format!("parameter #{} ({type})", argument.argument_number(), type = r#type);
         }
-        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else {
-            return format!("a {type}", type = r#type);
-        };
-        let owner = result.owner();
-        let name = op_name(&owner);
-        match owner.operand(0) {
-            Ok(source) if crate::ir_query::VIEWS.contains(&name.as_str()) => value = detach(source),
-            _ => {
-                let made = position(owner.location()).map(|p| format!(" at {p}")).unwrap_or_default();
-                return format!("the {type} of '{name}'{made}", type = r#type);
-            }
+        return format!("block argument #{} ({})", argument.argument_number(), r#type);
+    }
+    match melior::ir::operation::OperationResult::try_from(root) {
+        Ok(result) => {
+            let owner = result.owner();
+            let made = position(owner.location()).map(|p| format!(" at {p}")).unwrap_or_default();
+            format!("the {type} of '{}'{made}", op_name(&owner), type = r#type)
         }
+        Err(_) => format!("a {type}", type = r#type),
     }
 }
 

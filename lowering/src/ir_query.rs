@@ -422,6 +422,12 @@ pub fn touches_memory(op: OperationRef<'_, '_>, memory: usize) -> bool {
 /// The memref a view op (or chain of them) looks into, as a key that is
 /// equal for views of the same memory.
 pub fn root_memref(value: Value<'_, '_>) -> usize {
+    view_root(value).to_raw().ptr as usize
+}
+
+/// The memref a view op (or chain of them) looks into; `value` itself if
+/// it is no view.
+pub fn view_root<'c>(value: Value<'c, '_>) -> Value<'c, 'c> {
     let mut value = crate::axis::detach(value);
     while let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
         let owner = result.owner();
@@ -431,7 +437,7 @@ pub fn root_memref(value: Value<'_, '_>) -> usize {
             _ => break,
         }
     }
-    value.to_raw().ptr as usize
+    value
 }
 
 /// Where an op or diagnostic points in its source file.

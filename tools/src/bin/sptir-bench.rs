@@ -5,7 +5,10 @@
 
 use clap::{Parser, ValueEnum};
 use melior::ir::Module;
-use sptir_runtime::{cpu::CpuKernel, cuda, cusparse, load_matrix, randomize_values, Csr, ErrorSums};
+use sptir_runtime::{
+    cpu::{CpuKernel, KernelArg},
+    cuda, cusparse, load_matrix, randomize_values, Csr, ErrorSums,
+};
 use sptir_tools::{
     compile::{find_kernel, parse_module, ptx_of, run_pipeline},
     context::create_context,
@@ -278,6 +281,30 @@ impl Work {
     }
 }
 
+/// `module`, lowered for `device`, compiled; each call runs `function` on
+/// the arguments and returns its time in ms: the device's kernel time on
+/// the GPU, the wall time of the call on the CPU.
+fn compile_kernel<'f>(
+    module: &Module<'_>,
+    function: &'f str,
+    device: Device,
+) -> Result<Box<dyn FnMut(&mut [KernelArg<'_>]) -> Result<f64, String> + 'f>, String> {
+    Ok(match device {
+        Device::Cpu | Device::Emulate => {
+            let kernel = CpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
+            Box::new(move |args| {
+                let start = Instant::now();
+                kernel.run(function, args).map_err(|e| e.to_string())?;
+                Ok(start.elapsed().as_secs_f64() * 1e3)
+            })
+        }
+        Device::Cuda => {
+            let kernel = cuda::GpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
+            Box::new(move |args| kernel.run(function, args).map(f64::from).map_err(|e| e.to_string()))
+        }
+    })
+}
+
 /// Runs `module`, lowered with `guard-memory-accesses`, on every part of
 /// `work` (outputs poisoned first); an error naming the failed checks if
 /// any access was out of bounds.
@@ -290,23 +317,14 @@ fn check_bounds(
 ) -> Result<(), String> {
     use sptir_lowering::guard_memory_accesses::{checks, failures};
     let checks = checks(module.as_operation()).unwrap_or_default();
-    let mut run: Box<dyn FnMut(&mut Vec<sptir_runtime::cpu::KernelArg<'_>>) -> Result<(), String>> = match device {
-        Device::Cpu | Device::Emulate => {
-            let kernel = CpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
-            Box::new(move |args| kernel.run(function, args).map_err(|e| e.to_string()))
-        }
-        Device::Cuda => {
-            let kernel = cuda::GpuKernel::compile(module, 3).map_err(|e| e.to_string())?;
-            Box::new(move |args| kernel.run(function, args).map(|_| ()).map_err(|e| e.to_string()))
-        }
-    };
+    let mut run = compile_kernel(module, function, device)?;
     for index in 0..work.count() {
         let mut faults = [0i32; 2];
         work.with_part(index, part, &mut |problem| {
             problem.poison();
             let mut args = problem.kernel_args();
-            args.push(sptir_runtime::cpu::KernelArg::Counts(&mut faults));
-            run(&mut args)
+            args.push(KernelArg::Counts(&mut faults));
+            run(&mut args).map(|_| ())
         })?;
         if let Some(failures) = failures(faults, &checks) {
             let part = if work.count() > 1 { format!(" (row panel {index})") } else { String::new() };
@@ -491,6 +509,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         return Ok((true, 0.0));
     }
+    if args.device == Device::Cuda && !cuda::available() {
+        return Err("--device cuda: no CUDA driver or GPU on this machine".into());
+    }
     if args.check_bounds || args.kernel.is_some() {
         // A copy: `module` goes on to the unguarded pipeline.
         let copy =
@@ -499,29 +520,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         run_pipeline(&context, &mut checked, &pipeline_for(args.device, "guard-memory-accesses,"))?;
         check_bounds(&checked, &function, args.device, &mut work, part)?;
     }
-    // Runs the kernel once; the time is the device's kernel time on the
-    // GPU, the wall time of the call on the CPU.
-    let mut run: Box<dyn FnMut(&mut kernels::Prepared) -> Result<f64, String>> = match args.device {
-        Device::Cpu | Device::Emulate => {
-            run_pipeline(&context, &mut module, &pipeline_for(args.device, ""))?;
-            let kernel = CpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
-            Box::new(move |problem| {
-                let start = Instant::now();
-                kernel.run(&function, &mut problem.kernel_args()).map_err(|e| e.to_string())?;
-                Ok(start.elapsed().as_secs_f64() * 1e3)
-            })
-        }
-        Device::Cuda => {
-            if !cuda::available() {
-                return Err("--device cuda: no CUDA driver or GPU on this machine".into());
-            }
-            run_pipeline(&context, &mut module, &pipeline_for(Device::Cuda, ""))?;
-            let kernel = cuda::GpuKernel::compile(&module, 3).map_err(|e| e.to_string())?;
-            Box::new(move |problem| {
-                kernel.run(&function, &mut problem.kernel_args()).map(f64::from).map_err(|e| e.to_string())
-            })
-        }
-    };
+    run_pipeline(&context, &mut module, &pipeline_for(args.device, ""))?;
+    let mut kernel = compile_kernel(&module, &function, args.device)?;
+    let mut run = |problem: &mut kernels::Prepared| kernel(&mut problem.kernel_args());
     let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
 
     let mut sums = ErrorSums::default();
