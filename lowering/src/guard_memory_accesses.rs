@@ -214,19 +214,23 @@ fn guard<'c>(
         Some(_) => Vec::new(),
         None => vector_shape(op, memory),
     };
+    let extents: Vec<i64> =
+        (0..rank).map(|dim| (dim + vector_shape.len()).checked_sub(rank).map_or(1, |at| vector_shape[at])).collect();
     let mut inside = None;
-    for (dim, &index) in indices.iter().enumerate() {
+    for (dim, (&index, &extent)) in indices.iter().zip(&extents).enumerate() {
         let size = match memref_type.dim_size(dim) {
             Ok(DimSize::Static(size)) => builder.index(size as i64),
             _ => builder.value(memref::dim(memref, builder.index(dim as i64), location)),
         };
-        let extent = (dim + vector_shape.len()).checked_sub(rank).map_or(1, |at| vector_shape[at]);
         let mut ok = builder.cmp(arith::CmpiPredicate::Ult, index, size);
         if extent > 1 {
             let end = builder.add(index, builder.index(extent));
             ok = builder.and(ok, builder.cmp(arith::CmpiPredicate::Ule, end, size));
         }
         inside = Some(inside.map_or(ok, |all| builder.and(all, ok)));
+    }
+    if let Some(within) = within_root(&builder, memref, &indices, &extents) {
+        inside = inside.map(|all| builder.and(all, within));
     }
     let inside = inside.ok_or_else(internal)?;
     let result_types: Vec<Type<'c>> = op.results().map(|r| r.r#type()).collect();
@@ -277,6 +281,152 @@ fn guard<'c>(
     }
     crate::ir_builder::erase(op);
     Ok(())
+}
+
+/// For an access through views: whether the elements it touches lie in
+/// the memory of the memref the views start from. A view's sizes are its
+/// maker's claim (`reinterpret_cast` and `subview` take any sizes and
+/// offsets), the root's are the buffer's. Positions count elements from
+/// the shared aligned pointer, or bytes from each one's aligned pointer
+/// where a `memref.view` moved the pointer or changed the element type.
+/// `None` for an access to the root itself, and where an element's size in
+/// bytes is unknown (the per-dimension checks then stand alone).
+fn within_root<'c>(
+    builder: &Builder<'c>,
+    memref: Value<'c, 'c>,
+    indices: &[Value<'c, 'c>],
+    extents: &[i64],
+) -> Option<Value<'c, 'c>> {
+    use arith::CmpiPredicate::{Sge, Sgt, Sle, Slt};
+    let root = view_root(memref);
+    if root == memref {
+        return None;
+    }
+    let element = |value: Value<'c, 'c>| MemRefType::try_from(value.r#type()).ok().map(|t| t.element());
+    let moved = views_between(memref, root).iter().any(|name| name == "memref.view");
+    // (aligned pointer, element size): positions in elements where the
+    // pointer and the element type are shared, in bytes otherwise.
+    let (access_size, root_size) = match moved {
+        false => (1, 1),
+        true => (byte_size(element(memref)?)?, byte_size(element(root)?)?),
+    };
+    let bases = match moved {
+        false => None,
+        true => Some((aligned_pointer(builder, memref)?, aligned_pointer(builder, root)?)),
+    };
+    let min = |a, b| builder.select(builder.cmp(Slt, a, b), a, b);
+    let max = |a, b| builder.select(builder.cmp(Sgt, a, b), a, b);
+    let (offset, _, strides) = strided_metadata(builder, memref)?;
+    let (mut first, mut last) = (offset, offset);
+    for ((&index, &extent), &stride) in indices.iter().zip(extents).zip(&strides) {
+        let start = builder.mul(index, stride);
+        if extent == 1 {
+            first = builder.add(first, start);
+            last = builder.add(last, start);
+            continue;
+        }
+        let end = builder.mul(builder.add(index, builder.index(extent - 1)), stride);
+        first = builder.add(first, min(start, end));
+        last = builder.add(last, max(start, end));
+    }
+    let (root_offset, sizes, strides) = strided_metadata(builder, root)?;
+    let (mut root_first, mut root_last) = (root_offset, root_offset);
+    let mut inside = None;
+    for (&size, &stride) in sizes.iter().zip(&strides) {
+        let span = builder.mul(builder.sub(size, builder.index(1)), stride);
+        root_first = builder.add(root_first, min(span, builder.index(0)));
+        root_last = builder.add(root_last, max(span, builder.index(0)));
+        let filled = builder.cmp(Sgt, size, builder.index(0));
+        inside = Some(inside.map_or(filled, |all| builder.and(all, filled)));
+    }
+    // Elements first..=last, against the root's; in bytes from their
+    // aligned pointers where a memref.view lies between them.
+    let (first, end, root_first, root_end) = match bases {
+        None => (first, builder.add(last, builder.index(1)), root_first, builder.add(root_last, builder.index(1))),
+        Some((access_base, root_base)) => {
+            let at = |base, position, size: i64| builder.add(base, builder.mul(position, builder.index(size)));
+            (
+                at(access_base, first, access_size),
+                builder.add(at(access_base, last, access_size), builder.index(access_size)),
+                at(root_base, root_first, root_size),
+                builder.add(at(root_base, root_last, root_size), builder.index(root_size)),
+            )
+        }
+    };
+    let ok = builder.and(builder.cmp(Sge, first, root_first), builder.cmp(Sle, end, root_end));
+    Some(inside.map_or(ok, |all| builder.and(all, ok)))
+}
+
+/// The names of the view ops from `memref` up to `root`.
+fn views_between(memref: Value<'_, '_>, root: Value<'_, '_>) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut value = detach(memref);
+    while value != root {
+        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { break };
+        let owner = result.owner();
+        names.push(op_name(&owner));
+        match owner.operand(0) {
+            Ok(source) => value = detach(source),
+            Err(_) => break,
+        }
+    }
+    names
+}
+
+/// `memref.extract_strided_metadata`: the offset, sizes and strides of a
+/// memref's layout, in elements.
+#[allow(clippy::type_complexity)]
+fn strided_metadata<'c>(
+    builder: &Builder<'c>,
+    memref: Value<'c, 'c>,
+) -> Option<(Value<'c, 'c>, Vec<Value<'c, 'c>>, Vec<Value<'c, 'c>>)> {
+    let op = melior::ir::operation::OperationBuilder::new("memref.extract_strided_metadata", builder.location)
+        .add_operands(&[memref])
+        .enable_result_type_inference()
+        .build()
+        .ok()?;
+    let op = builder.insert(op);
+    let results: Vec<Value<'c, 'c>> = op.results().map(|r| detach(r.into())).collect();
+    let rank = (results.len().checked_sub(2)?) / 2;
+    Some((results[1], results[2..2 + rank].to_vec(), results[2 + rank..].to_vec()))
+}
+
+/// The address a memref's elements are counted from, as an index.
+fn aligned_pointer<'c>(builder: &Builder<'c>, memref: Value<'c, 'c>) -> Option<Value<'c, 'c>> {
+    let op = melior::ir::operation::OperationBuilder::new("memref.extract_aligned_pointer_as_index", builder.location)
+        .add_operands(&[memref])
+        .add_results(&[builder.index_type()])
+        .build()
+        .ok()?;
+    Some(builder.value(op))
+}
+
+/// How many bytes apart a memref's elements of `r#type` lie, as LLVM lays
+/// them out: integers and floats round up to a power of two bytes, an
+/// index is 64 bits, a complex number is two parts, a vector its lanes
+/// rounded up to a power of two.
+fn byte_size(r#type: Type<'_>) -> Option<i64> {
+    let raw = r#type.to_raw();
+    let bits = |bits: u32| Some(i64::from(bits.div_ceil(8).next_power_of_two()));
+    unsafe {
+        if r#type.is_index() {
+            Some(8)
+        } else if mlir_sys::mlirTypeIsAInteger(raw) {
+            bits(mlir_sys::mlirIntegerTypeGetWidth(raw))
+        } else if mlir_sys::mlirTypeIsAFloat(raw) {
+            bits(mlir_sys::mlirFloatTypeGetWidth(raw))
+        } else if mlir_sys::mlirTypeIsAComplex(raw) {
+            byte_size(Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw))).map(|part| 2 * part)
+        } else if mlir_sys::mlirTypeIsAVector(raw) {
+            let lanes: i64 = (0..mlir_sys::mlirShapedTypeGetRank(raw))
+                .map(|dim| mlir_sys::mlirShapedTypeGetDimSize(raw, dim as isize))
+                .product();
+            let lane = byte_size(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)))?;
+            i64::try_from(u64::try_from(lanes * lane).ok()?.max(1).next_power_of_two()).ok()
+        } else {
+            None
+        }
+    }
 }
 
 /// The shape of the vector a `vector.load` yields or a `vector.store`

@@ -100,3 +100,37 @@ func.func @of_vectors(%a: memref<8xvector<4xf32>>, %i: index) -> vector<4xf32> {
   %v = vector.load %a[%i] : memref<8xvector<4xf32>>, vector<4xf32>
   return %v : vector<4xf32>
 }
+
+// An access through views also checks that the elements it touches lie in
+// the memory the views start from: a view's sizes and offset are its
+// maker's claim. Positions count elements from the view's offset and
+// strides, against the root's span.
+// CHECK-LABEL: func.func @views(
+//  CHECK-SAME: %[[A:.*]]: memref<?xf32>, %{{.*}}: index, %[[I:.*]]: index,
+//       CHECK: %[[V:.*]] = memref.reinterpret_cast %[[A]]
+//       CHECK: %[[D:.*]] = memref.dim %[[V]]
+//       CHECK: arith.cmpi ult, %[[I]], %[[D]]
+//       CHECK: %{{[^,]*}}, %[[VOFF:[^,]*]], %{{[^,]*}}, %[[VSTRIDE:[^ ]*]] = memref.extract_strided_metadata %[[V]]
+//  CHECK-NEXT: %[[AT:.*]] = arith.muli %[[I]], %[[VSTRIDE]]
+//  CHECK-NEXT: arith.addi %[[VOFF]], %[[AT]]
+//       CHECK: %{{[^,]*}}, %{{[^,]*}}, %[[RSIZE:[^,]*]], %{{[^ ]*}} = memref.extract_strided_metadata %[[A]]
+//       CHECK: arith.cmpi sgt, %[[RSIZE]]
+//       CHECK: arith.cmpi sge
+//       CHECK: arith.cmpi sle
+//       CHECK: scf.if
+//       CHECK:   memref.store %{{.*}}, %[[V]][%[[I]]]
+// memref.view moves the pointer by bytes and changes the element type:
+// positions are then bytes from each one's aligned pointer.
+//       CHECK: %[[W:.*]] = memref.view
+//       CHECK: memref.extract_aligned_pointer_as_index %[[W]]
+//       CHECK: memref.extract_aligned_pointer_as_index %[[B:[^ ]*]]
+//       CHECK: scf.if
+//       CHECK:   memref.load %[[W]]
+func.func @views(%a: memref<?xf32>, %n: index, %i: index, %b: memref<?xi8>) -> f32 {
+  %one = arith.constant 1.0 : f32
+  %v = memref.reinterpret_cast %a to offset: [0], sizes: [%n], strides: [1] : memref<?xf32> to memref<?xf32, strided<[1]>>
+  memref.store %one, %v[%i] : memref<?xf32, strided<[1]>>
+  %w = memref.view %b[%n][] : memref<?xi8> to memref<4xf32>
+  %x = memref.load %w[%i] : memref<4xf32>
+  return %x : f32
+}

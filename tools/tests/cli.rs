@@ -152,6 +152,29 @@ fn bench_stops_user_kernels_that_access_out_of_bounds() {
     // columns far past B's rows.
     let swapped =
         temp_file("oob_swapped.mlir", &example.replace("%I, %indptr, %indices length", "%I, %indices, %indptr length"));
+    // C matched on a view of itself: a view's sizes are its maker's claim,
+    // checked against the parameter's. One element too far, a whole C
+    // past its end, and an exact fit.
+    let view_of_c = |name: &str, view: &str| {
+        let matched = "%C = sparse_iter.match_buffer %c [%I, %K] : memref<?xf32>";
+        let viewed = format!(
+            "%size = arith.muli %m, %feat : index\n  {view}\n  %C = sparse_iter.match_buffer %v [%I, %K] : memref<?xf32, strided<[1], offset: ?>>"
+        );
+        assert!(example.contains(matched));
+        temp_file(name, &example.replace(matched, &viewed))
+    };
+    let shifted = view_of_c(
+        "oob_subview.mlir",
+        "%v = memref.subview %c[1] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>",
+    );
+    let past = view_of_c(
+        "oob_reinterpret.mlir",
+        "%v = memref.reinterpret_cast %c to offset: [%size], sizes: [%size], strides: [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>",
+    );
+    let exact = view_of_c(
+        "exact_subview.mlir",
+        "%o = arith.constant 0 : index\n  %v = memref.subview %c[%o] [%size] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>",
+    );
     for device in ["cpu", "emulate"] {
         let run = |kernel: &str| {
             bench(&["--op", "spmm", "--matrix", "rmat:7:6:3", "--kernel", kernel, "--device", device, "--reps", "1"])
@@ -160,9 +183,13 @@ fn bench_stops_user_kernels_that_access_out_of_bounds() {
         fails_with(&output, "kernel @csr_spmm accesses memory out of bounds");
         fails_with(&output, "oob_rows.mlir:");
         fails_with(&run(&swapped), "accesses memory out of bounds");
+        fails_with(&run(&shifted), "oob_subview.mlir:");
+        fails_with(&run(&past), "oob_reinterpret.mlir:");
         let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/csr_spmm.mlir");
-        let output = run(example);
-        assert!(output.status.success(), "{device}: {}", String::from_utf8_lossy(&output.stderr));
+        for kernel in [example, &exact] {
+            let output = run(kernel);
+            assert!(output.status.success(), "{device} {kernel}: {}", String::from_utf8_lossy(&output.stderr));
+        }
     }
     // Built-in kernels are checked on request, and the guarded code can be
     // printed.
