@@ -1,9 +1,11 @@
-// SDDMM (SparseTIR Fig. 3): B[i, j] = sum_k X[i, k] * Y[k, j] * A[i, j] for
+// SDDMM (SparseTIR Fig. 3): B[i, j] = sum_k X[i, k] * Y[j, k] * A[i, j] for
 // every non-zero (i, j) of A.
 // A and B are m x n sparse matrices with one CSR structure (indptr [m+1],
 // indices [nnz], columns ascending per row) held by the axes (I, J); a [nnz]
 // and b [nnz] are their values. X is m x feat dense, row-major, over (I, K);
-// Y is feat x n dense, row-major, over (K, J_detach).
+// Y is n x feat dense, row-major, over (J_detach, K): both X and Y hold a
+// feature row per node, as in a GNN (B = A .* X Y^T; the paper's Fig. 3 takes
+// Y as feat x n).
 func.func @sddmm(%indptr: memref<?xi32>, %indices: memref<?xi32>,
                  %a: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>,
                  %b: memref<?xf32>,
@@ -14,7 +16,7 @@ func.func @sddmm(%indptr: memref<?xi32>, %indices: memref<?xi32>,
   %J_detach = sparse_iter.dense_fixed %n
   %K = sparse_iter.dense_fixed %feat
   %X = sparse_iter.match_buffer %x [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
-  %Y = sparse_iter.match_buffer %y [%K, %J_detach] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%J_detach, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   %B = sparse_iter.match_buffer %b [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   sparse_iter.iterate "sddmm" [%I, %J, %K] "SSR" init {
@@ -25,7 +27,7 @@ func.func @sddmm(%indptr: memref<?xi32>, %indices: memref<?xi32>,
   ^bb0(%i: index, %j: index, %k: index):
     %acc = sparse_iter.load %B[%i, %j] : !sparse_iter.buffer<2, f32>
     %xv = sparse_iter.load %X[%i, %k] : !sparse_iter.buffer<2, f32>
-    %yv = sparse_iter.load %Y[%k, %j] : !sparse_iter.buffer<2, f32>
+    %yv = sparse_iter.load %Y[%j, %k] : !sparse_iter.buffer<2, f32>
     %av = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
     %xy = arith.mulf %xv, %yv : f32
     %prod = arith.mulf %xy, %av : f32

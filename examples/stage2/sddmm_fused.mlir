@@ -1,5 +1,5 @@
 // Fused SDDMM, stage II (position space) of examples/sddmm_fused.mlir:
-// B[i, j] = sum_k X[i, k] * Y[k, j] * A[i, j], iteration "sddmm"
+// B[i, j] = sum_k X[i, k] * Y[j, k] * A[i, j], iteration "sddmm"
 // [fuse(I, J), K] "SSR". One loop walks the flat positions 0 .. nnz of the
 // fused (I, J) space (000 Fig. 8); the row is recovered by
 // sparse_pos.parent_position (upper-bound search in J_indptr) and the
@@ -14,7 +14,7 @@ func.func @sddmm_fused(%indptr: memref<?xi32>, %indices: memref<?xi32>,
   %J_detach = sparse_iter.dense_fixed %n
   %K = sparse_iter.dense_fixed %feat
   %X = sparse_iter.match_buffer %x [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
-  %Y = sparse_iter.match_buffer %y [%K, %J_detach] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%J_detach, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   %B = sparse_iter.match_buffer %b [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
   // Auxiliary buffers of J.
@@ -41,7 +41,7 @@ func.func @sddmm_fused(%indptr: memref<?xi32>, %indices: memref<?xi32>,
     ^bb0(%vk: index):
       %acc = sparse_pos.load %B[%vi, %vj] : !sparse_iter.buffer<2, f32>
       %xv = sparse_pos.load %X[%vi, %vk] : !sparse_iter.buffer<2, f32>
-      %yv = sparse_pos.load %Y[%vk, %col] : !sparse_iter.buffer<2, f32>
+      %yv = sparse_pos.load %Y[%col, %vk] : !sparse_iter.buffer<2, f32>
       %av = sparse_pos.load %A[%vi, %vj] : !sparse_iter.buffer<2, f32>
       %xy = arith.mulf %xv, %yv : f32
       %prod = arith.mulf %xy, %av : f32

@@ -11,7 +11,7 @@
 //       CHECK: %[[JD:.*]] = sparse_iter.dense_fixed %arg7
 //       CHECK: %[[K:.*]] = sparse_iter.dense_fixed %arg9
 //       CHECK: %[[X:.*]] = sparse_iter.match_buffer %arg3[%[[I]], %[[K]]]
-//       CHECK: %[[Y:.*]] = sparse_iter.match_buffer %arg4[%[[K]], %[[JD]]]
+//       CHECK: %[[Y:.*]] = sparse_iter.match_buffer %arg4[%[[JD]], %[[K]]]
 //       CHECK: %[[A:.*]] = sparse_iter.match_buffer %arg2[%[[I]], %[[J]]]
 //       CHECK: %[[B:.*]] = sparse_iter.match_buffer %arg5[%[[I]], %[[J]]]
 //       CHECK: sparse_iter.iterate "sddmm" [%[[I]], %[[J]], %[[K]]] "SSR" init {
@@ -21,6 +21,6 @@
 //  CHECK-NEXT: ^bb0(%[[VI:[^:]*]]: index, %[[VJ:[^:]*]]: index, %[[VK:[^:]*]]: index):
 //  CHECK-NEXT: sparse_iter.load %[[B]][%[[VI]], %[[VJ]]]
 //  CHECK-NEXT: sparse_iter.load %[[X]][%[[VI]], %[[VK]]]
-//  CHECK-NEXT: sparse_iter.load %[[Y]][%[[VK]], %[[VJ]]]
+//  CHECK-NEXT: sparse_iter.load %[[Y]][%[[VJ]], %[[VK]]]
 //  CHECK-NEXT: sparse_iter.load %[[A]][%[[VI]], %[[VJ]]]
 //       CHECK: sparse_iter.store %{{.*}}, %[[B]][%[[VI]], %[[VJ]]]

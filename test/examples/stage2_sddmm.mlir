@@ -34,6 +34,6 @@
 //  CHECK-NEXT: ^bb0(%[[VK:[^:]*]]: index):
 //  CHECK-NEXT: sparse_pos.load %[[B]][%[[VI]], %[[VJ]]]
 //  CHECK-NEXT: sparse_pos.load %[[X]][%[[VI]], %[[VK]]]
-//  CHECK-NEXT: sparse_pos.load %[[Y]][%[[VK]], %[[COL]]]
+//  CHECK-NEXT: sparse_pos.load %[[Y]][%[[COL]], %[[VK]]]
 //  CHECK-NEXT: sparse_pos.load %[[A]][%[[VI]], %[[VJ]]]
 //       CHECK: sparse_pos.store %{{.*}}, %[[B]][%[[VI]], %[[VJ]]]

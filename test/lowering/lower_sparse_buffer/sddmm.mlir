@@ -1,6 +1,6 @@
 // lower-sparse-iter + lower-sparse-buffer on sddmm: A and B share (I, J) and
-// are read at indptr[i] + j; X is (I, K) row-major, Y is (K, J_detach)
-// row-major and read at k * n + col.
+// are read at indptr[i] + j; X is (I, K) row-major, Y is (J_detach, K)
+// row-major and read at col * feat + k.
 // RUN: sptir-opt %examples/sddmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,lower-sparse-buffer)' | FileCheck %s
 // RUN: sptir-opt %examples/sddmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,lower-sparse-buffer)' | FileCheck %s --check-prefix=GONE
 
@@ -40,9 +40,9 @@
 //  CHECK-NEXT: %[[R3:[^ ]+]] = arith.muli %[[I]], %arg9 : index
 //  CHECK-NEXT: %[[O3:[^ ]+]] = arith.addi %[[R3]], %[[K]] : index
 //  CHECK-NEXT: %[[XV:[^ ]+]] = memref.load %arg3[%[[O3]]] : memref<?xf32>
-// Y[k * n + col]
-//  CHECK-NEXT: %[[R4:[^ ]+]] = arith.muli %[[K]], %arg7 : index
-//  CHECK-NEXT: %[[O4:[^ ]+]] = arith.addi %[[R4]], %[[COLX]] : index
+// Y[col * feat + k]
+//  CHECK-NEXT: %[[R4:[^ ]+]] = arith.muli %[[COLX]], %arg9 : index
+//  CHECK-NEXT: %[[O4:[^ ]+]] = arith.addi %[[R4]], %[[K]] : index
 //  CHECK-NEXT: %[[YV:[^ ]+]] = memref.load %arg4[%[[O4]]] : memref<?xf32>
 // A[indptr[i] + j]
 //  CHECK-NEXT: %[[S5:[^ ]+]] = memref.load %arg0[%[[I]]] : memref<?xi32>

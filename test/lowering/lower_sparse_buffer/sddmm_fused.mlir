@@ -64,8 +64,9 @@
 //  CHECK-NEXT: %[[R4:[^ ]+]] = arith.muli %[[ROW]], %arg9 : index
 //  CHECK-NEXT: %[[O4:[^ ]+]] = arith.addi %[[R4]], %[[K]] : index
 //  CHECK-NEXT: %[[XV:[^ ]+]] = memref.load %arg3[%[[O4]]] : memref<?xf32>
-//  CHECK-NEXT: %[[R5:[^ ]+]] = arith.muli %[[K]], %arg7 : index
-//  CHECK-NEXT: %[[O5:[^ ]+]] = arith.addi %[[R5]], %[[COLX]] : index
+// Y[col * feat + k]
+//  CHECK-NEXT: %[[R5:[^ ]+]] = arith.muli %[[COLX]], %arg9 : index
+//  CHECK-NEXT: %[[O5:[^ ]+]] = arith.addi %[[R5]], %[[K]] : index
 //  CHECK-NEXT: %[[YV:[^ ]+]] = memref.load %arg4[%[[O5]]] : memref<?xf32>
 //  CHECK-NEXT: %[[S6:[^ ]+]] = memref.load %arg0[%[[ROW]]] : memref<?xi32>
 //  CHECK-NEXT: %[[S6X:[^ ]+]] = arith.index_cast %[[S6]] : i32 to index

@@ -27,7 +27,7 @@
 //  CHECK-NEXT: %[[JD:[^ ]+]] = sparse_iter.dense_fixed %arg7
 //  CHECK-NEXT: %[[K:[^ ]+]] = sparse_iter.dense_fixed %arg9
 //  CHECK-NEXT: %[[X:[^ ]+]] = sparse_iter.match_buffer %arg3[%[[I]], %[[K]]]
-//  CHECK-NEXT: %[[Y:[^ ]+]] = sparse_iter.match_buffer %arg4[%[[K]], %[[JD]]]
+//  CHECK-NEXT: %[[Y:[^ ]+]] = sparse_iter.match_buffer %arg4[%[[JD]], %[[K]]]
 //  CHECK-NEXT: %[[A:[^ ]+]] = sparse_iter.match_buffer %arg2[%[[I]], %[[J]]]
 //  CHECK-NEXT: %[[B:[^ ]+]] = sparse_iter.match_buffer %arg5[%[[I]], %[[J]]]
 
@@ -48,7 +48,7 @@
 //  CHECK-NEXT: ^bb0(%[[PK:[^:]+]]: index):
 //  CHECK-NEXT: %[[ACC:[^ ]+]] = sparse_pos.load %[[B]][%[[PI]], %[[PJ]]] : <2, f32>
 //  CHECK-NEXT: %[[XV:[^ ]+]] = sparse_pos.load %[[X]][%[[PI]], %[[PK]]] : <2, f32>
-//  CHECK-NEXT: %[[YV:[^ ]+]] = sparse_pos.load %[[Y]][%[[PK]], %[[COLX]]] : <2, f32>
+//  CHECK-NEXT: %[[YV:[^ ]+]] = sparse_pos.load %[[Y]][%[[COLX]], %[[PK]]] : <2, f32>
 //  CHECK-NEXT: %[[AV:[^ ]+]] = sparse_pos.load %[[A]][%[[PI]], %[[PJ]]] : <2, f32>
 //  CHECK-NEXT: %[[XY:[^ ]+]] = arith.mulf %[[XV]], %[[YV]] : f32
 //  CHECK-NEXT: %[[PROD:[^ ]+]] = arith.mulf %[[XY]], %[[AV]] : f32
