@@ -55,39 +55,56 @@ fn evaluate(value: Value<'_, '_>, depth: usize) -> Option<i64> {
     }
 }
 
-/// `value` as a sum of opaque terms (sorted keys, see `axis::key`) plus a
-/// constant, looking through `arith.addi`, and `arith.subi` of a constant:
-/// two indices with the same terms are a constant apart, whatever the
-/// terms are at run time (`base + 128` against `base`, as an unrolled
-/// feature loop addresses its chunks).
-pub fn offset_form(value: Value<'_, '_>) -> (Vec<usize>, i64) {
-    let mut terms = Vec::new();
-    let constant = offset_terms(value, 0, &mut terms).unwrap_or_else(|| {
-        terms = vec![crate::axis::key(value)];
+/// `value` as a linear combination of opaque terms (sorted by key, see
+/// `axis::key`, each with its coefficient, none zero) plus a constant,
+/// looking through `arith.addi`, `arith.subi` and `arith.muli` by a
+/// constant: two indices with the same terms are a constant apart,
+/// whatever the terms are at run time (`base + 128` against `base`, as an
+/// unrolled feature loop addresses its chunks; `(4 i + 1) * 32 + t`
+/// against `128 i + t`, as the rows of an unrolled block do).
+pub fn offset_form(value: Value<'_, '_>) -> (Vec<(usize, i64)>, i64) {
+    let mut terms = std::collections::BTreeMap::new();
+    let constant = linear_terms(value, 1, 0, &mut terms).unwrap_or_else(|| {
+        terms = [(crate::axis::key(value), 1)].into();
         0
     });
-    terms.sort_unstable();
-    (terms, constant)
+    (terms.into_iter().filter(|&(_, coefficient)| coefficient != 0).collect(), constant)
 }
 
-fn offset_terms(value: Value<'_, '_>, depth: usize, terms: &mut Vec<usize>) -> Option<i64> {
+/// Adds `scale * value` to `terms`; returns its constant part, or `None`
+/// where a coefficient or the constant would overflow.
+fn linear_terms(
+    value: Value<'_, '_>,
+    scale: i64,
+    depth: usize,
+    terms: &mut std::collections::BTreeMap<usize, i64>,
+) -> Option<i64> {
     if let Some(constant) = constant_index(value) {
-        return Some(constant);
+        return constant.checked_mul(scale);
     }
     let owner = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
     let kind = owner.as_ref().map(op_name).unwrap_or_default();
     let operand = |n| owner.as_ref().and_then(|o| o.operand(n).ok());
+    let factor = |n| operand(n).and_then(constant_index);
     match kind.as_str() {
         "arith.addi" if depth < 16 => {
-            let left = offset_terms(operand(0)?, depth + 1, terms)?;
-            left.checked_add(offset_terms(operand(1)?, depth + 1, terms)?)
+            let left = linear_terms(operand(0)?, scale, depth + 1, terms)?;
+            left.checked_add(linear_terms(operand(1)?, scale, depth + 1, terms)?)
         }
-        "arith.subi" if depth < 16 && operand(1).and_then(constant_index).is_some() => {
-            let left = offset_terms(operand(0)?, depth + 1, terms)?;
-            left.checked_sub(constant_index(operand(1)?)?)
+        "arith.subi" if depth < 16 => {
+            let left = linear_terms(operand(0)?, scale, depth + 1, terms)?;
+            left.checked_add(linear_terms(operand(1)?, scale.checked_neg()?, depth + 1, terms)?)
+        }
+        "arith.muli" if depth < 16 && (factor(0).is_some() || factor(1).is_some()) => {
+            let (other, by) = match factor(1) {
+                Some(by) => (operand(0)?, by),
+                None => (operand(1)?, factor(0)?),
+            };
+            linear_terms(other, scale.checked_mul(by)?, depth + 1, terms)
         }
         _ => {
-            terms.push(crate::axis::key(value));
+            let coefficient = terms.entry(crate::axis::key(value)).or_insert(0);
+            *coefficient = coefficient.checked_add(scale)?;
             Some(0)
         }
     }

@@ -61,6 +61,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     forward_stores(root, Stores::Marked);
+    // The copies of an unrolled reduction loop (a block's columns) each
+    // load and store the element: one load and one store are left, which
+    // the loop around them can carry.
+    forward_stores(root, Stores::Plain);
     // Innermost loops first: an accumulator promoted out of an inner loop
     // may then be promoted out of the loop around it.
     let mut loops = Vec::new();
@@ -483,7 +487,8 @@ fn same_element(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
 
 /// For two accesses to one memref at the same indices but the last: each
 /// one's last index as `offset_form` terms and start, and its width.
-fn last_index_ranges(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> Option<[(Vec<usize>, i64, i64); 2]> {
+#[allow(clippy::type_complexity)]
+fn last_index_ranges(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> Option<[(Vec<(usize, i64)>, i64, i64); 2]> {
     let ((memref_a, indices_a, width_a), (memref_b, indices_b, width_b)) = (access(a)?, access(b)?);
     let ((last_a, outer_a), (last_b, outer_b)) = (indices_a.split_last()?, indices_b.split_last()?);
     if memref_a != memref_b || outer_a != outer_b {

@@ -466,3 +466,51 @@ func.func @read_through_a_view(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) 
   }
   return
 }
+
+// -----
+
+// The rows of a BSR block unrolled: each row's element is loaded and
+// stored once per column of the block (the copies of the unrolled column
+// loop), and the rows' indices are `128 i + t` and `(4 i + 1) * 32 + t`,
+// one row apart whatever i and t are. The copies become one load and one
+// store per row, and the loop over the blocks carries both rows.
+// CHECK-LABEL: func.func @block_rows
+//       CHECK: %[[R0:.*]] = memref.load %arg0[%[[ROW0:.*]]] : memref<?xf32>
+//       CHECK: %[[R1:.*]] = memref.load %arg0[%[[ROW1:.*]]] : memref<?xf32>
+//       CHECK: %[[SUMS:.*]]:2 = scf.for %{{.*}} iter_args(%[[A0:.*]] = %[[R0]], %[[A1:.*]] = %[[R1]]) -> (f32, f32) {
+//   CHECK-NOT:   memref.store
+//   CHECK-NOT:   memref.load %arg0
+//       CHECK: } {sptir.label = "blocks"}
+//   CHECK-DAG: memref.store %[[SUMS]]#0, %arg0[%[[ROW0]]]
+//   CHECK-DAG: memref.store %[[SUMS]]#1, %arg0[%[[ROW1]]]
+func.func @block_rows(%c: memref<?xf32>, %b: memref<?xf32>, %i: index, %t: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %base = arith.muli %i, %c128 : index
+  %row0 = arith.addi %base, %t : index
+  %i4 = arith.muli %i, %c4 : index
+  %next = arith.addi %i4, %c1 : index
+  %scaled = arith.muli %next, %c32 : index
+  %row1 = arith.addi %scaled, %t : index
+  scf.for %j = %c0 to %n step %c1 {
+    %v0 = memref.load %b[%j] : memref<?xf32>
+    %k = arith.addi %j, %c1 : index
+    %v1 = memref.load %b[%k] : memref<?xf32>
+    %a = memref.load %c[%row0] : memref<?xf32>
+    %a1 = arith.addf %a, %v0 : f32
+    memref.store %a1, %c[%row0] : memref<?xf32>
+    %a2 = memref.load %c[%row0] : memref<?xf32>
+    %a3 = arith.addf %a2, %v1 : f32
+    memref.store %a3, %c[%row0] : memref<?xf32>
+    %b0 = memref.load %c[%row1] : memref<?xf32>
+    %b1 = arith.addf %b0, %v0 : f32
+    memref.store %b1, %c[%row1] : memref<?xf32>
+    %b2 = memref.load %c[%row1] : memref<?xf32>
+    %b3 = arith.addf %b2, %v1 : f32
+    memref.store %b3, %c[%row1] : memref<?xf32>
+  } {sptir.label = "blocks"}
+  return
+}

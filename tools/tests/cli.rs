@@ -474,6 +474,14 @@ fn bench_emulates_gpu_schedules_on_the_cpu() {
     emulate(&["--op", "sddmm", "--sddmm", "4,8,4,1"]);
     emulate(&["--op", "sddmm", "--sddmm", "2,16,2"]);
     emulate(&["--op", "spmm", "--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]);
+    // BSR unrolls a block's rows up to 16, one register sum each.
+    for block in ["1", "3", "16", "17"] {
+        emulate(&["--op", "spmm", "--format", "bsr", "--block", block]);
+    }
+    let stage3 =
+        bench(&["--op", "spmm", "--format", "bsr", "--matrix", matrix, "--device", "cuda", "--emit", "stage3"]);
+    let stage3 = String::from_utf8_lossy(&stage3.stdout);
+    assert!(stage3.contains("-> (f32, f32, f32, f32)"), "{stage3}");
     // Compiled without its feature size, a feature loop on threads may be
     // longer than a block: its threads step through it, on the GPU too.
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/csr_spmm.mlir");

@@ -58,6 +58,10 @@ enum Emit {
     Ptx,
 }
 
+/// The largest BSR block whose rows the GPU kernel unrolls, one register
+/// sum each.
+const MAX_UNROLLED_BLOCK: usize = 16;
+
 #[derive(Parser, Debug, Clone)]
 #[command(name = "sptir-bench", version, about = "Compile, run, verify and time a sparse kernel")]
 struct Args {
@@ -449,6 +453,13 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes(known_feat)))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
+        // A block's rows unrolled: each keeps its sum in a register across
+        // the row's blocks, instead of loading and storing C at every one.
+        (true, Op::Spmm, Format::Bsr, None, None)
+            if args.kernel.is_none() && !args.generic && args.block <= MAX_UNROLLED_BLOCK =>
+        {
+            (None, Some("sparse-pos-unroll{loop=bsrmm.2}".to_string()))
+        }
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
     let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
