@@ -10,6 +10,11 @@
 //! describes check `n` (from 1) in element `n - 1`: where the access is in
 //! the source and what memory it touches.
 //!
+//! An access through views (`subview`, `reinterpret_cast`, `memref.view`,
+//! ...) also checks that the elements it touches lie in the memory the
+//! views start from (a parameter, an allocation): a view's sizes and
+//! offset are whatever its maker claimed.
+//!
 //! A run of the guarded kernel proves, for its inputs, that the unguarded
 //! kernel stays in bounds: both make the same accesses. `sptir-bench` runs
 //! a guarded copy of a `--kernel` first for that reason.
