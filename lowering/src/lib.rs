@@ -10,6 +10,7 @@ pub mod buffer;
 pub mod clamp_guarded_loops;
 pub mod contract_float_ops;
 pub mod decompose_format;
+pub mod expand_f8_conversions;
 pub mod format_rules;
 pub mod fuse_launches;
 pub mod guard_memory_accesses;
@@ -88,6 +89,7 @@ pub static PASSES: &[PassDef] = &[
     guard_memory_accesses::PASS,
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,
+    expand_f8_conversions::PASS,
     verify_llvm_lowering::PASS,
 ];
 

@@ -31,7 +31,8 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "convert-complex-to-standard,math-extend-to-supported-types,func.func(llvm-request-c-wrappers),\
+    elements: "convert-complex-to-standard,math-extend-to-supported-types,arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions,\
+               func.func(llvm-request-c-wrappers),\
                convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
                convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
@@ -89,10 +90,11 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
     elements: "place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
-               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,math-expand-ops,lower-math-to-nvvm,\
+               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions,\
+               math-expand-ops,lower-math-to-nvvm,\
                lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
-               gpu-module-to-binary{format=isa},func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
+               gpu-module-to-binary{format=isa},arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "chip=sm_90",

@@ -52,7 +52,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Err(emit_error(
         op.location(),
         format!(
-            "verify-llvm-lowering: '{}' ({}) was not lowered to the LLVM dialect; sptir lowers integers, f16, bf16, f32, f64 and complex numbers of them",
+            "verify-llvm-lowering: '{}' ({}) was not lowered to the LLVM dialect; sptir lowers integers, f8E4M3FN, f8E5M2, f16, bf16, f32, f64 and complex numbers of them",
             op_name(&op),
             types.join(", ")
         ),
