@@ -228,32 +228,12 @@ extern "C" fn mgpu_stream_destroy(stream: *mut c_void) {
     }
 }
 
-/// The current device's largest grid (x, y, z) and block (x, y, z) sizes,
-/// and its most threads per block; read once, from the driver.
-fn launch_limits() -> Result<([i64; 6], i64), sys::CUresult> {
-    use sys::CUdevice_attribute::*;
-    static LIMITS: OnceLock<Result<([i64; 6], i64), sys::CUresult>> = OnceLock::new();
-    *LIMITS.get_or_init(|| {
-        let mut device = 0;
-        let status = unsafe { sys::cuCtxGetDevice(&mut device) };
-        if status != sys::CUresult::CUDA_SUCCESS {
-            return Err(status);
-        }
-        let get =
-            |attribute| unsafe { result::device::get_attribute(device, attribute) }.map(i64::from).map_err(|e| e.0);
-        Ok((
-            [
-                get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
-                get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?,
-                get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
-                get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?,
-                get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?,
-                get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?,
-            ],
-            get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
-        ))
-    })
-}
+/// CUDA's largest grid (x, y, z) and block (x, y, z) sizes, the same on
+/// every device since compute capability 3.0. The lowering keeps its own
+/// copy (`lower_loop_bindings`): the two crates share no dependency, and
+/// this check must not call the driver, which a launch without a GPU (a
+/// test) does not have.
+const LAUNCH_LIMITS: [i64; 6] = [i32::MAX as i64, 65535, 65535, 1024, 1024, 64];
 
 #[allow(clippy::too_many_arguments)]
 extern "C" fn mgpu_launch_kernel(
@@ -278,18 +258,13 @@ extern "C" fn mgpu_launch_kernel(
         return;
     }
     let dims = [grid_x, grid_y, grid_z, block_x, block_y, block_z];
-    let (limits, most_threads) = match launch_limits() {
-        Ok(limits) => limits,
-        Err(status) => return record_driver_error("reading the device's launch limits", result::DriverError(status)),
-    };
     let threads = block_x.checked_mul(block_y).and_then(|t| t.checked_mul(block_z));
-    if dims.iter().zip(limits).any(|(&d, limit)| d > limit) || threads.is_none_or(|t| t > most_threads) {
+    if dims.iter().zip(LAUNCH_LIMITS).any(|(&d, limit)| d > limit) || threads.is_none_or(|t| t > 1024) {
         record_error(
             "launching the kernel",
             format!(
-                "launch dimensions {dims:?} (grid x, y, z, block x, y, z) exceed the device's limits {limits:?} \
-                 and {most_threads} threads per block; a loop bound to blockIdx.y or z covers at most {} positions",
-                limits[1]
+                "launch dimensions {dims:?} (grid x, y, z, block x, y, z) exceed the device's limits {LAUNCH_LIMITS:?} \
+                 and 1024 threads per block; a loop bound to blockIdx.y or z covers at most 65535 positions"
             ),
         );
         return;
