@@ -45,6 +45,14 @@ fn fuse(op: OperationRef<'_, '_>, loops: &[usize]) -> Result<(), PassFailed> {
     };
     let (first, axes) = (loops[0], &info.axes);
     let fused = groups[first].start..groups[last].end;
+    // Its positions count from the start of a root's space: a group below
+    // a parent would need one fused space per position of the parent.
+    if sptir_dialects::axis_parent(axes[fused.start]).is_some() {
+        return Err(emit_error(
+            location,
+            format!("sparse-fuse: axis #{} has a parent axis; a fused group must start at a root axis (one without a parent)", fused.start),
+        ));
+    }
     for index in fused.clone().skip(1) {
         if sptir_dialects::axis_parent(axes[index]) != Some(axes[index - 1]) {
             return Err(emit_error(
