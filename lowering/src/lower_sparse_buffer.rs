@@ -264,7 +264,7 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
     if scope == "shared" {
         // Workgroup memory is sized when the kernel is compiled; the mark
         // tells lower-loop-bindings to make it the launch's.
-        let length = known.filter(|&n| n > 0).ok_or_else(|| {
+        let length = known.filter(|&n| n >= 0).ok_or_else(|| {
             emit_error(
                 location,
                 "a buffer in scope \"shared\" needs a size known when compiling (constant axis lengths; specialize-arguments makes size arguments constant)",

@@ -47,3 +47,20 @@ func.func @unsized(%n: index) {
   }
   return
 }
+
+// -----
+
+// A constant length of zero is a known size: an empty shared buffer.
+// CHECK-LABEL: func.func @empty
+//       CHECK: memref.alloca() {sptir.shared} : memref<0xf32>
+func.func @empty() {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %E = sparse_iter.dense_fixed %c0
+  %S = sparse_iter.alloc_buffer [%E] scope "shared" : !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "s" [%E] "S" body {
+  ^bb0(%e: index):
+    sparse_iter.store %one, %S[%e] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
