@@ -469,7 +469,7 @@ impl<'c> Fission<'c> {
         if !matches!(name.as_str(), "scf.for" | "scf.if") || op.result_count() > 0 || self.per_thread(op, &[]) {
             return Err(emit_error(
                 op.location(),
-                format!("serialize-launches: a barrier inside this {name} cannot be emulated: threads may not all reach it alike, or it carries per-thread values"),
+                format!("serialize-launches: a barrier or subgroup reduction inside this {name} cannot be emulated: threads may not all reach it alike, or it carries per-thread values"),
             ));
         }
         Ok(())

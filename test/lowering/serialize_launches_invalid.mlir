@@ -8,7 +8,7 @@ func.func @divergent(%m: memref<?xf32>) {
   %f = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     %low = arith.cmpi ult, %tx, %c2 : index
-    // expected-error@+1 {{serialize-launches: a barrier inside this scf.if cannot be emulated}}
+    // expected-error@+1 {{serialize-launches: a barrier or subgroup reduction inside this scf.if cannot be emulated}}
     scf.if %low {
       gpu.barrier
     }
@@ -24,7 +24,7 @@ func.func @yielding(%m: memref<?xf32>, %c: i1) {
   %c4 = arith.constant 4 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     %v = memref.load %m[%tx] : memref<?xf32>
-    // expected-error@+1 {{serialize-launches: a barrier inside this scf.if cannot be emulated}}
+    // expected-error@+1 {{serialize-launches: a barrier or subgroup reduction inside this scf.if cannot be emulated}}
     %r = scf.if %c -> f32 {
       gpu.barrier
       scf.yield %v : f32
