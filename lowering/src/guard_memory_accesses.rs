@@ -30,7 +30,7 @@ use crate::{
     accumulation_chain::vector_lanes,
     axis::detach,
     ir_builder::{append_params, if_else, replace_uses, zero_attribute, Builder},
-    ir_query::{op_name, position, view_root, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
+    ir_query::{op_name, position, view_root, views, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -303,21 +303,21 @@ fn within_root<'c>(
     extents: &[i64],
 ) -> Option<Value<'c, 'c>> {
     use arith::CmpiPredicate::{Sge, Sgt, Sle, Slt};
-    let root = view_root(memref);
-    if root == memref {
+    let chain = views(memref);
+    if chain.is_empty() {
         return None;
     }
+    let root = view_root(memref);
     let element = |value: Value<'c, 'c>| MemRefType::try_from(value.r#type()).ok().map(|t| t.element());
-    let moved = views_between(memref, root).iter().any(|name| name == "memref.view");
-    // (aligned pointer, element size): positions in elements where the
-    // pointer and the element type are shared, in bytes otherwise.
-    let (access_size, root_size) = match moved {
-        false => (1, 1),
-        true => (byte_size(element(memref)?)?, byte_size(element(root)?)?),
-    };
-    let bases = match moved {
+    // Positions count elements where the chain keeps the aligned pointer
+    // and the element type; across a memref.view, bytes from each side's
+    // aligned pointer: (element sizes, aligned pointers).
+    let bytes = match chain.iter().any(|view| op_name(view) == "memref.view") {
         false => None,
-        true => Some((aligned_pointer(builder, memref)?, aligned_pointer(builder, root)?)),
+        true => {
+            let sizes = (byte_size(element(memref)?)?, byte_size(element(root)?)?);
+            Some((sizes, (aligned_pointer(builder, memref)?, aligned_pointer(builder, root)?)))
+        }
     };
     let min = |a, b| builder.select(builder.cmp(Slt, a, b), a, b);
     let max = |a, b| builder.select(builder.cmp(Sgt, a, b), a, b);
@@ -346,9 +346,9 @@ fn within_root<'c>(
     }
     // Elements first..=last, against the root's; in bytes from their
     // aligned pointers where a memref.view lies between them.
-    let (first, end, root_first, root_end) = match bases {
+    let (first, end, root_first, root_end) = match bytes {
         None => (first, builder.add(last, builder.index(1)), root_first, builder.add(root_last, builder.index(1))),
-        Some((access_base, root_base)) => {
+        Some(((access_size, root_size), (access_base, root_base))) => {
             let at = |base, position, size: i64| builder.add(base, builder.mul(position, builder.index(size)));
             (
                 at(access_base, first, access_size),
@@ -360,22 +360,6 @@ fn within_root<'c>(
     };
     let ok = builder.and(builder.cmp(Sge, first, root_first), builder.cmp(Sle, end, root_end));
     Some(inside.map_or(ok, |all| builder.and(all, ok)))
-}
-
-/// The names of the view ops from `memref` up to `root`.
-fn views_between(memref: Value<'_, '_>, root: Value<'_, '_>) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut value = detach(memref);
-    while value != root {
-        let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { break };
-        let owner = result.owner();
-        names.push(op_name(&owner));
-        match owner.operand(0) {
-            Ok(source) => value = detach(source),
-            Err(_) => break,
-        }
-    }
-    names
 }
 
 /// `memref.extract_strided_metadata`: the offset, sizes and strides of a

@@ -442,19 +442,30 @@ pub fn root_memref(value: Value<'_, '_>) -> usize {
     view_root(value).to_raw().ptr as usize
 }
 
-/// The memref a view op (or chain of them) looks into; `value` itself if
-/// it is no view.
-pub fn view_root<'c>(value: Value<'c, '_>) -> Value<'c, 'c> {
+/// The view ops from `value` up to the memref they look into, nearest
+/// first; empty if `value` is no view.
+pub fn views<'c>(value: Value<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+    let mut views = Vec::new();
     let mut value = crate::axis::detach(value);
     while let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
-        let owner = result.owner();
+        let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
         let view = owner.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name));
         match owner.operand(0) {
             Ok(source) if view => value = crate::axis::detach(source),
             _ => break,
         }
+        views.push(owner);
     }
-    value
+    views
+}
+
+/// The memref a view op (or chain of them) looks into; `value` itself if
+/// it is no view.
+pub fn view_root<'c>(value: Value<'c, '_>) -> Value<'c, 'c> {
+    match views(value).last().and_then(|view| view.operand(0).ok()) {
+        Some(source) => crate::axis::detach(source),
+        None => crate::axis::detach(value),
+    }
 }
 
 /// Where an op or diagnostic points in its source file.
