@@ -76,10 +76,7 @@ pub fn split_accumulation<'c>(
             emit_error(location, format!("{pass}: the stored value is not the element's old value plus other terms"))
         })?;
     let lanes = vector_lanes(sum.r#type());
-    let element_type = match lanes {
-        Some(_) => unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(sum.r#type().to_raw())) },
-        None => sum.r#type(),
-    };
+    let element_type = scalar_type(sum.r#type());
     // `init + v` directly (nothing promoted) is just `v`.
     let direct = OperationResult::try_from(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
     let direct = match direct {
@@ -121,6 +118,26 @@ pub fn split_accumulation<'c>(
 pub fn vector_lanes(r#type: Type<'_>) -> Option<i64> {
     unsafe {
         mlir_sys::mlirTypeIsAVector(r#type.to_raw()).then(|| mlir_sys::mlirShapedTypeGetDimSize(r#type.to_raw(), 0))
+    }
+}
+
+/// A vector type's shape; `None` for scalars.
+pub fn vector_shape(r#type: Type<'_>) -> Option<Vec<i64>> {
+    let raw = r#type.to_raw();
+    unsafe {
+        mlir_sys::mlirTypeIsAVector(raw).then(|| {
+            (0..mlir_sys::mlirShapedTypeGetRank(raw))
+                .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
+                .collect()
+        })
+    }
+}
+
+/// The scalar type of a vector type's elements, or the scalar type itself.
+pub fn scalar_type(r#type: Type<'_>) -> Type<'_> {
+    match vector_lanes(r#type) {
+        Some(_) => unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw())) },
+        None => r#type,
     }
 }
 

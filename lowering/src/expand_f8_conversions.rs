@@ -14,6 +14,7 @@
 //! APFloat converts); NaN stays NaN, with its sign.
 
 use crate::{
+    accumulation_chain::{scalar_type, vector_shape},
     ir_builder::{erase, replace_uses, Builder},
     ir_query::op_name,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
@@ -87,7 +88,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for op in casts {
         let location = op.location();
         let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else { continue };
-        let (from, to) = (element(source.r#type()), element(result.r#type()));
+        let (from, to) = (scalar_type(source.r#type()), scalar_type(result.r#type()));
         let (from_name, to_name) = (from.to_string(), to.to_string());
         let unsupported = |name: &str| name.starts_with("f8") && format(name).is_none();
         if let Some(name) = [&from_name, &to_name].into_iter().find(|n| unsupported(n)) {
@@ -99,7 +100,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let builder = Builder::before(context, op)
             .ok_or_else(|| emit_error(location, "expand-f8-conversions: the cast is not in a block"))?
             .at(location);
-        let expander = Expander { context, builder, shape: shape(source.r#type()) };
+        let expander = Expander { context, builder, shape: vector_shape(source.r#type()) };
         let value = match (op_name(&op).as_str(), format(&from_name), format(&to_name)) {
             ("arith.extf", Some(f8), None) => expander.widen(source, f8, to),
             ("arith.truncf", None, Some(f8)) => expander.narrow(source, from, to, f8),
@@ -112,26 +113,6 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         erase(op);
     }
     Ok(())
-}
-
-/// The element type of a scalar or vector type.
-fn element(r#type: Type<'_>) -> Type<'_> {
-    match unsafe { mlir_sys::mlirTypeIsAVector(r#type.to_raw()) } {
-        true => unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw())) },
-        false => r#type,
-    }
-}
-
-/// A vector type's shape; `None` for a scalar.
-fn shape(r#type: Type<'_>) -> Option<Vec<i64>> {
-    let raw = r#type.to_raw();
-    unsafe {
-        mlir_sys::mlirTypeIsAVector(raw).then(|| {
-            (0..mlir_sys::mlirShapedTypeGetRank(raw))
-                .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
-                .collect()
-        })
-    }
 }
 
 /// Builds the expansion of one cast, on scalars or on vectors of `shape`.

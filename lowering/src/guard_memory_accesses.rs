@@ -27,7 +27,7 @@
 //! callee would have nowhere to count).
 
 use crate::{
-    accumulation_chain::vector_lanes,
+    accumulation_chain::{scalar_type, vector_lanes, vector_shape},
     axis::detach,
     ir_builder::{append_params, if_else, replace_uses, zero_attribute, Builder},
     ir_query::{op_name, position, view_root, views, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
@@ -217,7 +217,7 @@ fn guard<'c>(
     // unless the memref's elements are vectors themselves.
     let vector_shape = match vector_lanes(memref_type.element()) {
         Some(_) => Vec::new(),
-        None => vector_shape(op, memory),
+        None => accessed_vector_shape(op, memory),
     };
     let extents: Vec<i64> =
         (0..rank).map(|dim| (dim + vector_shape.len()).checked_sub(rank).map_or(1, |at| vector_shape[at])).collect();
@@ -407,10 +407,8 @@ fn byte_size(r#type: Type<'_>) -> Option<i64> {
         } else if mlir_sys::mlirTypeIsAComplex(raw) {
             byte_size(Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw))).map(|part| 2 * part)
         } else if mlir_sys::mlirTypeIsAVector(raw) {
-            let lanes: i64 = (0..mlir_sys::mlirShapedTypeGetRank(raw))
-                .map(|dim| mlir_sys::mlirShapedTypeGetDimSize(raw, dim as isize))
-                .product();
-            let lane = byte_size(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)))?;
+            let lanes: i64 = vector_shape(r#type)?.iter().product();
+            let lane = byte_size(scalar_type(r#type))?;
             i64::try_from(u64::try_from(lanes * lane).ok()?.max(1).next_power_of_two()).ok()
         } else {
             None
@@ -420,22 +418,13 @@ fn byte_size(r#type: Type<'_>) -> Option<i64> {
 
 /// The shape of the vector a `vector.load` yields or a `vector.store`
 /// writes; empty for scalar accesses.
-fn vector_shape(op: OperationRef<'_, '_>, memory: usize) -> Vec<i64> {
+fn accessed_vector_shape(op: OperationRef<'_, '_>, memory: usize) -> Vec<i64> {
     let vector = match op_name(&op).as_str() {
         "vector.load" => op.result(0).ok().map(|r| r.r#type()),
         "vector.store" if memory == 1 => op.operand(0).ok().map(|v| v.r#type()),
         _ => None,
     };
-    let Some(vector) = vector else { return Vec::new() };
-    let raw = vector.to_raw();
-    unsafe {
-        if !mlir_sys::mlirTypeIsAVector(raw) {
-            return Vec::new();
-        }
-        (0..mlir_sys::mlirShapedTypeGetRank(raw))
-            .map(|dim| mlir_sys::mlirShapedTypeGetDimSize(raw, dim as isize))
-            .collect()
-    }
+    vector.and_then(vector_shape).unwrap_or_default()
 }
 
 /// A zero of `r#type` (scalar, complex or vector), built by `builder`.
@@ -464,8 +453,7 @@ fn zero_attribute_of<'c>(context: &'c Context, r#type: Type<'c>) -> Option<Attri
     match vector_lanes(r#type) {
         None => zero_attribute(context, r#type),
         Some(_) => {
-            let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)) };
-            DenseElementsAttribute::new(r#type, &[zero_attribute(context, element)?]).ok().map(Into::into)
+            DenseElementsAttribute::new(r#type, &[zero_attribute(context, scalar_type(r#type))?]).ok().map(Into::into)
         }
     }
 }
