@@ -24,6 +24,17 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
     defaults: "",
 };
 
+/// The 8-bit floats f8E4M3FN and f8E5M2, which LLVM has no type for, in
+/// f32: their arithmetic between conversions, and the conversions as
+/// integer operations on the bits. Part of every lowering to machine code
+/// (the CPU's, and the GPU's kernels and host code).
+pub const SPTIR_F8_IN_F32: Pipeline = Pipeline {
+    argument: "sptir-f8-in-f32",
+    description: "Compute f8E4M3FN and f8E5M2 in f32, with conversions as integer operations on their bits",
+    elements: "arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions",
+    defaults: "",
+};
+
 /// Stage III -> LLVM dialect, with C wrappers (`_mlir_ciface_*`) so the
 /// JIT can call functions with memref descriptors. Complex numbers become
 /// pairs of floats, math on f16/bf16 runs in f32, math functions become
@@ -31,7 +42,7 @@ pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "convert-complex-to-standard,math-extend-to-supported-types,arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions,\
+    elements: "convert-complex-to-standard,math-extend-to-supported-types,sptir-f8-in-f32,\
                func.func(llvm-request-c-wrappers),\
                convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
@@ -90,11 +101,11 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
     elements: "place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
-               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions,\
+               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,sptir-f8-in-f32,\
                math-expand-ops,lower-math-to-nvvm,\
                lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
-               gpu-module-to-binary{format=isa},arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32},expand-f8-conversions,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
+               gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "chip=sm_90",
@@ -119,6 +130,7 @@ pub const SPTIR_TO_GPU: Pipeline = Pipeline {
 
 pub static PIPELINES: &[Pipeline] = &[
     SPTIR_TO_STAGE3,
+    SPTIR_F8_IN_F32,
     SPTIR_STAGE3_TO_LLVM,
     SPTIR_TO_CPU_STAGE3,
     SPTIR_TO_CPU,
