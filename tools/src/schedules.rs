@@ -274,6 +274,18 @@ impl LaneSddmm {
     }
 }
 
+/// The largest BSR block whose rows `bsr_spmm` unrolls.
+pub const MAX_UNROLLED_BLOCK: usize = 16;
+
+/// The GPU schedule of BSR SpMM (`programs::bsr_spmm`, loop `bsrmm.2` a
+/// block's rows) for blocks of `block` rows: the rows unrolled, so that
+/// each keeps its sum in a register across the row's blocks instead of
+/// loading and storing C at every one; `None` for blocks larger than
+/// `MAX_UNROLLED_BLOCK`.
+pub fn bsr_spmm(block: usize) -> Option<String> {
+    (block <= MAX_UNROLLED_BLOCK).then(|| "sparse-pos-unroll{loop=bsrmm.2}".to_string())
+}
+
 /// Loop `features` in chunks of `threads * vector`: each chunk on `threads`
 /// lanes of threadIdx.x (bound with the extra options `bind`), `vector`
 /// consecutive features a lane as one vector access when above 1.

@@ -14,7 +14,7 @@ use sptir_tools::{
     context::create_context,
     kernels,
     kernels::{prepare, Format, KernelError, Layout, Op, Prepared},
-    schedules::{LaneSddmm, RowSpmm},
+    schedules::{self, LaneSddmm, RowSpmm},
 };
 use std::{process::ExitCode, time::Instant};
 
@@ -57,10 +57,6 @@ enum Emit {
     Llvm,
     Ptx,
 }
-
-/// The largest BSR block whose rows the GPU kernel unrolls, one register
-/// sum each.
-const MAX_UNROLLED_BLOCK: usize = 16;
 
 #[derive(Parser, Debug, Clone)]
 #[command(name = "sptir-bench", version, about = "Compile, run, verify and time a sparse kernel")]
@@ -453,12 +449,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes(known_feat)))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
-        // A block's rows unrolled: each keeps its sum in a register across
-        // the row's blocks, instead of loading and storing C at every one.
-        (true, Op::Spmm, Format::Bsr, None, None)
-            if args.kernel.is_none() && !args.generic && args.block <= MAX_UNROLLED_BLOCK =>
-        {
-            (None, Some("sparse-pos-unroll{loop=bsrmm.2}".to_string()))
+        (true, Op::Spmm, Format::Bsr, None, None) if args.kernel.is_none() && !args.generic => {
+            (None, schedules::bsr_spmm(args.block))
         }
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
