@@ -156,18 +156,6 @@ impl<'c> Expander<'c> {
         self.constant(self.shaped(element), FloatAttribute::new(self.context, element, value).into())
     }
 
-    fn op(&self, op: melior::ir::Operation<'c>) -> Value<'c, 'c> {
-        self.builder.value(op)
-    }
-
-    fn cmp(&self, predicate: arith::CmpiPredicate, lhs: Value<'c, 'c>, rhs: Value<'c, 'c>) -> Value<'c, 'c> {
-        self.op(arith::cmpi(self.context, predicate, lhs, rhs, self.builder.location))
-    }
-
-    fn select(&self, condition: Value<'c, 'c>, yes: Value<'c, 'c>, no: Value<'c, 'c>) -> Value<'c, 'c> {
-        self.builder.select(condition, yes, no)
-    }
-
     /// f8 -> `to` (f16, bf16, f32 or f64): the f32 with the same value,
     /// built from the f8's sign, exponent and mantissa, then widened or
     /// narrowed exactly.
@@ -175,55 +163,59 @@ impl<'c> Expander<'c> {
         use arith::CmpiPredicate::{Eq, Ne};
         let location = self.builder.location;
         let (i32_type, f32_type) = (self.int(32), Type::float32(self.context));
-        let byte = self.op(arith::bitcast(value, self.int(8), location));
-        let bits = self.op(arith::extui(byte, i32_type, location));
+        let byte = self.builder.value(arith::bitcast(value, self.int(8), location));
+        let bits = self.builder.value(arith::extui(byte, i32_type, location));
         let c = |v: u64| self.int_constant(32, v);
-        let sign = self.op(arith::shli(self.op(arith::shrui(bits, c(7)?, location)), c(31)?, location));
-        let exponent = self.op(arith::andi(
-            self.op(arith::shrui(bits, c(u64::from(f8.mantissa))?, location)),
+        let sign =
+            self.builder.value(arith::shli(self.builder.value(arith::shrui(bits, c(7)?, location)), c(31)?, location));
+        let exponent = self.builder.value(arith::andi(
+            self.builder.value(arith::shrui(bits, c(u64::from(f8.mantissa))?, location)),
             c((1 << f8.exponent) - 1)?,
             location,
         ));
-        let mantissa = self.op(arith::andi(bits, c((1 << f8.mantissa) - 1)?, location));
+        let mantissa = self.builder.value(arith::andi(bits, c((1 << f8.mantissa) - 1)?, location));
         // Normal: rebias the exponent, move the mantissa to f32's top bits.
-        let rebiased = self.op(arith::addi(exponent, c((127 - f8.bias) as u64)?, location));
-        let normal = self.op(arith::ori(
-            self.op(arith::shli(rebiased, c(23)?, location)),
-            self.op(arith::shli(mantissa, c(u64::from(23 - f8.mantissa))?, location)),
+        let rebiased = self.builder.value(arith::addi(exponent, c((127 - f8.bias) as u64)?, location));
+        let normal = self.builder.value(arith::ori(
+            self.builder.value(arith::shli(rebiased, c(23)?, location)),
+            self.builder.value(arith::shli(mantissa, c(u64::from(23 - f8.mantissa))?, location)),
             location,
         ));
         // Subnormal (and zero): mantissa * 2^(1 - bias - mantissa bits),
         // exact in f32.
         let scale = (2.0f64).powi(1 - f8.bias as i32 - f8.mantissa as i32);
-        let subnormal = self.op(arith::mulf(
-            self.op(arith::uitofp(mantissa, self.shaped(f32_type), location)),
+        let subnormal = self.builder.value(arith::mulf(
+            self.builder.value(arith::uitofp(mantissa, self.shaped(f32_type), location)),
             self.float_constant(f32_type, scale)?,
             location,
         ));
-        let subnormal = self.op(arith::bitcast(subnormal, i32_type, location));
+        let subnormal = self.builder.value(arith::bitcast(subnormal, i32_type, location));
         let all_ones = c((1 << f8.exponent) - 1)?;
-        let top = self.cmp(Eq, exponent, all_ones);
+        let top = self.builder.cmp(Eq, exponent, all_ones);
         let (special, special_bits) = match f8.overflow == f8.nan {
             // E4M3FN: only all ones is special (NaN).
             true => {
-                let full_mantissa = self.cmp(Eq, mantissa, c((1 << f8.mantissa) - 1)?);
-                (self.op(arith::andi(top, full_mantissa, location)), c(0x7FC0_0000)?)
+                let full_mantissa = self.builder.cmp(Eq, mantissa, c((1 << f8.mantissa) - 1)?);
+                (self.builder.value(arith::andi(top, full_mantissa, location)), c(0x7FC0_0000)?)
             }
             // E5M2: all-ones exponent is infinity, or NaN with a mantissa.
             false => {
-                let nan = self.cmp(Ne, mantissa, c(0)?);
-                (top, self.select(nan, c(0x7FC0_0000)?, c(0x7F80_0000)?))
+                let nan = self.builder.cmp(Ne, mantissa, c(0)?);
+                (top, self.builder.select(nan, c(0x7FC0_0000)?, c(0x7F80_0000)?))
             }
         };
-        let magnitude = self.select(self.cmp(Eq, exponent, c(0)?), subnormal, normal);
-        let magnitude = self.select(special, special_bits, magnitude);
-        let float =
-            self.op(arith::bitcast(self.op(arith::ori(sign, magnitude, location)), self.shaped(f32_type), location));
+        let magnitude = self.builder.select(self.builder.cmp(Eq, exponent, c(0)?), subnormal, normal);
+        let magnitude = self.builder.select(special, special_bits, magnitude);
+        let float = self.builder.value(arith::bitcast(
+            self.builder.value(arith::ori(sign, magnitude, location)),
+            self.shaped(f32_type),
+            location,
+        ));
         match to.to_string().as_str() {
             "f32" => Some(float),
-            "f64" => Some(self.op(arith::extf(float, self.shaped(to), location))),
+            "f64" => Some(self.builder.value(arith::extf(float, self.shaped(to), location))),
             // Every f8 value is exact in f16 and bf16.
-            "f16" | "bf16" => Some(self.op(arith::truncf(float, self.shaped(to), location))),
+            "f16" | "bf16" => Some(self.builder.value(arith::truncf(float, self.shaped(to), location))),
             _ => None,
         }
     }
@@ -236,48 +228,58 @@ impl<'c> Expander<'c> {
         let (value, from) = match from.to_string().as_str() {
             "f16" | "bf16" => {
                 let f32_type = Type::float32(self.context);
-                (self.op(arith::extf(value, self.shaped(f32_type), location)), f32_type)
+                (self.builder.value(arith::extf(value, self.shaped(f32_type), location)), f32_type)
             }
             _ => (value, from),
         };
         let (width, exponent_bits, mantissa_bits) = wide(&from.to_string())?;
         let word = self.int(width);
         let c = |v: u64| self.int_constant(width, v);
-        let bits = self.op(arith::bitcast(value, word, location));
-        let sign = self.op(arith::shrui(bits, c(u64::from(width - 1))?, location));
-        let magnitude = self.op(arith::andi(bits, c((1u64 << (width - 1)) - 1)?, location));
+        let bits = self.builder.value(arith::bitcast(value, word, location));
+        let sign = self.builder.value(arith::shrui(bits, c(u64::from(width - 1))?, location));
+        let magnitude = self.builder.value(arith::andi(bits, c((1u64 << (width - 1)) - 1)?, location));
         let infinity = ((1u64 << exponent_bits) - 1) << mantissa_bits;
-        let is_nan = self.cmp(Ugt, magnitude, c(infinity)?);
+        let is_nan = self.builder.cmp(Ugt, magnitude, c(infinity)?);
         let wide_bias = (1i64 << (exponent_bits - 1)) - 1;
         // Normal in f8: round the mantissa to f8's bits (a carry moves into
         // the exponent), then rebias the exponent.
         let shift = u64::from(mantissa_bits - f8.mantissa);
-        let lowest_kept = self.op(arith::andi(self.op(arith::shrui(magnitude, c(shift)?, location)), c(1)?, location));
-        let rounding = self.op(arith::addi(c((1 << (shift - 1)) - 1)?, lowest_kept, location));
-        let rounded = self.op(arith::shrui(self.op(arith::addi(magnitude, rounding, location)), c(shift)?, location));
+        let lowest_kept = self.builder.value(arith::andi(
+            self.builder.value(arith::shrui(magnitude, c(shift)?, location)),
+            c(1)?,
+            location,
+        ));
+        let rounding = self.builder.value(arith::addi(c((1 << (shift - 1)) - 1)?, lowest_kept, location));
+        let rounded = self.builder.value(arith::shrui(
+            self.builder.value(arith::addi(magnitude, rounding, location)),
+            c(shift)?,
+            location,
+        ));
         let rebias = ((wide_bias - f8.bias) as u64) << f8.mantissa;
-        let normal = self.op(arith::subi(rounded, c(rebias)?, location));
-        let overflow = self.cmp(Ugt, normal, c(f8.max_finite as u64)?);
+        let normal = self.builder.value(arith::subi(rounded, c(rebias)?, location));
+        let overflow = self.builder.cmp(Ugt, normal, c(f8.max_finite as u64)?);
         // Below f8's smallest normal: the value in units of f8's smallest
         // subnormal (an exact scaling), rounded to an integer by adding and
         // subtracting 2^mantissa_bits (ties to even); 2^mantissa rounds
         // up into the smallest normal, whose code it is.
         let smallest_normal = ((wide_bias + 1 - f8.bias) as u64) << mantissa_bits;
-        let is_subnormal = self.cmp(Ult, magnitude, c(smallest_normal)?);
-        let absolute = self.op(arith::bitcast(magnitude, self.shaped(from), location));
-        let scaled = self.op(arith::mulf(
+        let is_subnormal = self.builder.cmp(Ult, magnitude, c(smallest_normal)?);
+        let absolute = self.builder.value(arith::bitcast(magnitude, self.shaped(from), location));
+        let scaled = self.builder.value(arith::mulf(
             absolute,
             self.float_constant(from, (2.0f64).powi(f8.bias as i32 + f8.mantissa as i32 - 1))?,
             location,
         ));
         let magic = self.float_constant(from, (2.0f64).powi(mantissa_bits as i32))?;
-        let whole = self.op(arith::subf(self.op(arith::addf(scaled, magic, location)), magic, location));
-        let subnormal = self.op(arith::fptoui(whole, word, location));
-        let code = self.select(overflow, c(f8.overflow as u64)?, normal);
-        let code = self.select(is_subnormal, subnormal, code);
-        let code = self.select(is_nan, c(f8.nan as u64)?, code);
-        let code = self.op(arith::ori(self.op(arith::shli(sign, c(7)?, location)), code, location));
-        let byte = self.op(arith::trunci(code, self.int(8), location));
-        Some(self.op(arith::bitcast(byte, self.shaped(to), location)))
+        let whole =
+            self.builder.value(arith::subf(self.builder.value(arith::addf(scaled, magic, location)), magic, location));
+        let subnormal = self.builder.value(arith::fptoui(whole, word, location));
+        let code = self.builder.select(overflow, c(f8.overflow as u64)?, normal);
+        let code = self.builder.select(is_subnormal, subnormal, code);
+        let code = self.builder.select(is_nan, c(f8.nan as u64)?, code);
+        let code =
+            self.builder.value(arith::ori(self.builder.value(arith::shli(sign, c(7)?, location)), code, location));
+        let byte = self.builder.value(arith::trunci(code, self.int(8), location));
+        Some(self.builder.value(arith::bitcast(byte, self.shaped(to), location)))
     }
 }
