@@ -32,6 +32,10 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
   for sddmm in 32,8,4 16,16,1 8,32,4 3,8,1 8,32,4,1 4,8,1,1; do
     "$bench" --op sddmm --format csr --matrix "$graph" --feat 32,128 --sddmm "$sddmm" --device cuda --baseline cusparse --reps 20 --json || status=1
   done
+  # A warp shuffle into a buffer the program allocates.
+  "$bench" --op sddmm --matrix "$graph" --feat 32,7 --kernel "$(dirname "$0")/../tools/tests/inputs/sddmm_staged.mlir" \
+    --schedule 'sparse-pos-split{loop=sddmm.2 factor=4},sparse-pos-bind{loop=sddmm.2.i to=threadIdx.x shuffle=true}' \
+    --device cuda --reps 5 --json || status=1
   for row_spmm in 1,32,1,32 1,32,4,64 1,64,2,64; do
     "$bench" --op spmm --format csr --matrix "$graph" --feat 32,128 --row-spmm "$row_spmm" --device cuda --baseline cusparse --reps 20 --json || status=1
   done

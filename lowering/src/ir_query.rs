@@ -227,6 +227,11 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
             // same operands; anything else (an atomic's old value, say) may
             // not.
             let owner = result.owner();
+            // Host values (a buffer allocated before the launch) reach every
+            // thread alike.
+            if !inside_launch(owner) {
+                continue;
+            }
             let name = op_name(&owner);
             let same_for_same_operands = owner.region_count() == 0
                 && (name.starts_with("arith.")
@@ -241,6 +246,18 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
             }
             pending.extend(owner.operands().map(crate::axis::detach));
         }
+    }
+    false
+}
+
+/// Whether `op` lies in the body of a `gpu.launch`.
+fn inside_launch(op: OperationRef<'_, '_>) -> bool {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if op_name(&parent) == "gpu.launch" {
+            return true;
+        }
+        current = parent.parent_operation();
     }
     false
 }

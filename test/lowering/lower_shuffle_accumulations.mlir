@@ -254,6 +254,50 @@ func.func @integers(%out: memref<?xi32>, %x: memref<?xi32>) {
 
 // -----
 
+// A buffer allocated on the host before the launch (a stage I
+// alloc_buffer) is the same memref for every lane.
+// CHECK-LABEL: func.func @host_buffer
+//       CHECK: %[[BUF:.*]] = memref.alloc
+//       CHECK: gpu.launch
+//       CHECK:   gpu.subgroup_reduce add %{{.*}} cluster(size = 8)
+//       CHECK:   scf.if
+//  CHECK-NEXT:     memref.load %[[BUF]]
+func.func @host_buffer(%x: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %buf = memref.alloc(%n) : memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %old = memref.load %buf[%bx] : memref<?xf32>
+    %v = memref.load %x[%tx] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %buf[%bx] {sptir.shuffle = 8 : i64} : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A buffer allocated inside the launch is each thread's own.
+func.func @thread_buffer(%x: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %buf = memref.alloca() : memref<1xf32>
+    %old = memref.load %buf[%c0] : memref<1xf32>
+    %v = memref.load %x[%tx] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    // expected-error@+1 {{lower-shuffle-accumulations: the lanes of a row must all add to one element, but this store's place depends on threadIdx.x}}
+    memref.store %new, %buf[%c0] {sptir.shuffle = 8 : i64} : memref<1xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // A branch on threadIdx.x around the shuffle: the lanes of a row would
 // not all reach it.
 func.func @divergent(%out: memref<?xf32>, %x: memref<?xf32>) {

@@ -143,6 +143,38 @@ fn bench_runs_a_user_kernel_file() {
     }
 }
 
+/// Dot products summed by rows of lanes in warp shuffles into a buffer
+/// the program allocates (not a parameter): every lane adds to the same
+/// element of it.
+#[test]
+fn bench_runs_a_warp_shuffle_into_a_program_buffer() {
+    let kernel = format!("{}/tests/inputs/sddmm_staged.mlir", env!("CARGO_MANIFEST_DIR"));
+    let schedule =
+        "sparse-pos-split{loop=sddmm.2 factor=4},sparse-pos-bind{loop=sddmm.2.i to=threadIdx.x shuffle=true}";
+    for feat in ["1", "7", "32"] {
+        let output = bench(&[
+            "--op",
+            "sddmm",
+            "--matrix",
+            "rmat:7:6:3",
+            "--kernel",
+            &kernel,
+            "--device",
+            "emulate",
+            "--schedule",
+            schedule,
+            "--feat",
+            feat,
+            "--json",
+            "--reps",
+            "1",
+        ]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "feat {feat}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("\"verified\":true"), "feat {feat}: {stdout}");
+    }
+}
+
 /// A user kernel whose axes do not match its buffers reads and writes
 /// outside them. Its guarded copy runs first (`guard-memory-accesses`) and
 /// the bench stops with an access that failed, on every device, before
