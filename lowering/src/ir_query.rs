@@ -227,14 +227,13 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
             // same operands; anything else (an atomic's old value, say) may
             // not.
             let owner = result.owner();
-            // Host values (a buffer allocated before the launch) reach every
-            // thread alike.
-            if !inside_launch(owner) {
-                continue;
-            }
             let name = op_name(&owner);
+            // Host code (a buffer allocated before the launch) gives every
+            // thread the same value for the same operands, too.
+            let host = !inside_device_code(owner) && !name.starts_with("gpu.");
             let same_for_same_operands = owner.region_count() == 0
-                && (name.starts_with("arith.")
+                && (host
+                    || name.starts_with("arith.")
                     || name.starts_with("index.")
                     || name.starts_with("math.")
                     || matches!(
@@ -250,11 +249,11 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
     false
 }
 
-/// Whether `op` lies in the body of a `gpu.launch`.
-fn inside_launch(op: OperationRef<'_, '_>) -> bool {
+/// Whether `op` lies in the body of a `gpu.launch` or a `gpu.func`.
+fn inside_device_code(op: OperationRef<'_, '_>) -> bool {
     let mut current = op.parent_operation();
     while let Some(parent) = current {
-        if op_name(&parent) == "gpu.launch" {
+        if matches!(op_name(&parent).as_str(), "gpu.launch" | "gpu.func") {
             return true;
         }
         current = parent.parent_operation();

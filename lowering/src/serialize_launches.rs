@@ -20,12 +20,19 @@
 //! divides the block's constant x size), only the threads of a row need
 //! to meet: the rows (y, z) become plain loops around the body and only x
 //! is split, so branches on y (a row's bounds check) may hold reductions.
+//! Otherwise a reduction under a branch that threads take differently
+//! (an `scf.if` on a thread's row) runs in the loops over the threads
+//! under that branch's condition, kept per thread like any other value:
+//! the lanes of a cluster take the branch alike, so each adds up slots its
+//! cluster wrote. A barrier there would not be reached by every thread of
+//! the block, and is refused.
 
 use crate::{
     axis::detach,
     ir_builder::{erase, is_float, move_until_terminator, region_with_block, replace_uses, zero_attribute, Builder},
     ir_query::{
-        constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref, static_shape,
+        constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref, speculatable,
+        static_shape,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -135,6 +142,7 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         nests: Vec::new(),
         row_values: Vec::new(),
         written: written_memrefs(launch),
+        guards: Vec::new(),
     };
     fission.demote_carried_values(&body)?;
     fission.place(block_ops(&body), anchor)?;
@@ -248,6 +256,9 @@ struct Fission<'c> {
     inside: Vec<(OperationRef<'c, 'c>, usize)>,
     /// The thread ids of each nest.
     nests: Vec<[Value<'c, 'c>; 3]>,
+    /// The per-thread branches around the ops being placed: condition, and
+    /// whether the ops are in its then-region.
+    guards: Vec<(Value<'c, 'c>, bool)>,
 }
 
 impl<'c> Fission<'c> {
@@ -347,6 +358,12 @@ impl<'c> Fission<'c> {
         let mut pending = Vec::new();
         for op in ops {
             if op_name(&op) == "gpu.barrier" {
+                if !self.guards.is_empty() {
+                    return Err(emit_error(
+                        op.location(),
+                        "serialize-launches: this barrier is under a branch that threads may take differently, so not every thread of the block may reach it",
+                    ));
+                }
                 self.run(std::mem::take(&mut pending), anchor)?;
                 erase(op);
             } else if op_name(&op) == "gpu.subgroup_reduce" {
@@ -356,6 +373,10 @@ impl<'c> Fission<'c> {
                 pending = self.add_up_cluster(op)?;
             } else if holds_sync(op) {
                 self.run(std::mem::take(&mut pending), anchor)?;
+                if op_name(&op) == "scf.if" && op.result_count() == 0 && self.per_thread(op, &[]) {
+                    self.place_guarded(op, anchor)?;
+                    continue;
+                }
                 self.uniform(op)?;
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
                 for region in op.regions() {
@@ -374,6 +395,20 @@ impl<'c> Fission<'c> {
             }
         }
         self.run(pending, anchor)
+    }
+
+    /// Places the branches of `op`, an `scf.if` without results whose
+    /// condition is per thread, each under the condition, then erases it.
+    fn place_guarded(&mut self, op: OperationRef<'c, 'c>, anchor: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+        let condition = detach(op.operand(0).map_err(|_| emit_error(op.location(), "malformed scf.if"))?);
+        for (n, region) in op.regions().enumerate() {
+            let Some(block) = region.first_block() else { continue };
+            self.guards.push((condition, n == 0));
+            self.place(block_ops(&block), anchor)?;
+            self.guards.pop();
+        }
+        erase(op);
+        Ok(())
     }
 
     /// Before the reduction `op`: the store of the thread's value into a
@@ -486,13 +521,18 @@ impl<'c> Fission<'c> {
         let mut written_before: Vec<usize> = Vec::new();
         for op in ops {
             let name = op_name(&op);
-            let pure = op.region_count() == 0
-                && (name.starts_with("arith.")
-                    || name.starts_with("index.")
-                    || matches!(
-                        name.as_str(),
-                        "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"
-                    ));
+            // Under a guard only what cannot trap leaves it.
+            let pure = if !self.guards.is_empty() {
+                speculatable(&op)
+            } else {
+                op.region_count() == 0
+                    && (name.starts_with("arith.")
+                        || name.starts_with("index.")
+                        || matches!(
+                            name.as_str(),
+                            "memref.dim" | "memref.load" | "memref.extract_aligned_pointer_as_index"
+                        ))
+            };
             // In the x-only mode, a load of memory the launch writes, at an
             // address computed from the row ids (y, z), stays in the loop
             // over x, after the stores of its own row that come before it.
@@ -530,9 +570,25 @@ impl<'c> Fission<'c> {
             let (ids, end) = nest(self.context, builder, &[self.sizes[0]])?;
             ([ids[0], self.threads[1], self.threads[2]], end)
         };
-        let (ids, end) = ids;
+        let (ids, mut end) = ids;
         self.nests.push(ids);
         let nest = self.nests.len() - 1;
+        for (n, &(condition, then)) in self.guards.iter().enumerate() {
+            let builder =
+                Builder::before(self.context, end).ok_or_else(|| emit_error(location, "internal"))?.at(location);
+            let branch = || region_with_block(self.context, location, &[], scf::r#yield(&[], location)).0;
+            let guard = builder.insert(scf::r#if(condition, &[], branch(), branch(), location));
+            if n == 0 {
+                self.inside.push((guard, nest));
+            }
+            let block = guard
+                .region(if then { 0 } else { 1 })
+                .ok()
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.terminator())
+                .ok_or_else(|| emit_error(location, "internal"))?;
+            end = unsafe { OperationRef::from_raw(block.to_raw()) };
+        }
         for &op in &ops {
             unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(end);
             op.walk(WalkOrder::PreOrder, |inner| {

@@ -226,6 +226,52 @@ func.func @with_barrier(%out: memref<?xi32>, %x: memref<?xi32>) {
 }
 
 // -----
+// With a barrier, a reduction under a branch on the row: the branch's
+// condition is kept per thread, and each run of threads inside it runs
+// under it. A load and a division every thread computes alike stay under
+// the guard (they could fault where the branch was not taken).
+// CHECK-LABEL: func.func @guarded
+//       CHECK: %[[VALUES:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
+//       CHECK: %[[CONDITIONS:.*]] = memref.alloca(%{{.*}}) : memref<?xi1>
+//       CHECK: scf.for %[[X1:.*]] = %{{.*}} to %c4
+//       CHECK:   %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %arg2
+//       CHECK:   memref.store %[[ROW]], %[[CONDITIONS]]
+//       CHECK: scf.for %[[X2:.*]] = %{{.*}} to %c4
+//       CHECK:   %[[C2:.*]] = memref.load %[[CONDITIONS]]
+//       CHECK:   scf.if %[[C2]] {
+//       CHECK:     memref.load %arg1[%c0]
+//       CHECK:     arith.divui
+//       CHECK:     memref.store %{{.*}}, %[[VALUES]]
+//       CHECK: scf.for %[[X3:.*]] = %{{.*}} to %c4
+//       CHECK:   %[[C3:.*]] = memref.load %[[CONDITIONS]]
+//       CHECK:   scf.if %[[C3]] {
+//       CHECK:     scf.for {{.*}} iter_args
+//       CHECK:       memref.load %[[VALUES]]
+//       CHECK:     memref.store %{{.*}}, %arg0
+//   CHECK-NOT: gpu.
+func.func @guarded(%out: memref<?xf32>, %x: memref<?xf32>, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c2, %sz = %c1) {
+    %row = arith.cmpi ult, %ty, %rows : index
+    scf.if %row {
+      %first = memref.load %x[%c0] : memref<?xf32>
+      %q = arith.divui %c8, %rows : index
+      %v = memref.load %x[%tx] : memref<?xf32>
+      %w = arith.addf %v, %first : f32
+      %s = gpu.subgroup_reduce add %w cluster(size = 4) : (f32) -> f32
+      memref.store %s, %out[%q] : memref<?xf32>
+    }
+    gpu.barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
 
 // A load at the same address for every thread leaves the thread loops,
 // unless the thread itself wrote that memref earlier in the run: then it

@@ -293,6 +293,25 @@ fn warp_shuffled_sddmm() {
     }
 }
 
+/// A row's non-zeros split over threadIdx.y (a sequential loop around
+/// them, with a barrier at the end of each step) and each dot product on
+/// lanes that meet in a warp shuffle, under the guard of its y: the
+/// emulation runs the reduction under that guard, per thread.
+#[test]
+fn warp_shuffles_under_a_row_guard() {
+    for a in matrices() {
+        for feat in [1, 7, 32] {
+            for (rows, lanes) in [(2, 4), (3, 8), (4, 32)] {
+                let schedule = format!(
+                    "sparse-pos-split{{loop=sddmm.1 factor={rows}}},sparse-pos-bind{{loop=sddmm.1.i to=threadIdx.y}},\
+                     sparse-pos-split{{loop=sddmm.2 factor={lanes}}},sparse-pos-bind{{loop=sddmm.2.i to=threadIdx.x shuffle=true}},"
+                );
+                check(Op::Sddmm, Format::Csr, &schedule, &a, feat);
+            }
+        }
+    }
+}
+
 /// A stage II fuse feeding threads: ELL's slots times features as one
 /// reduction loop, 16 positions per pass of a 16-thread block that adds
 /// to C atomically (several threads hold terms of one output).
