@@ -165,7 +165,7 @@ extern "C" void sptirRegisterPassPipeline(MlirStringRef argument,
         llvm::StringMap<std::string> values = fallback;
         if (auto error = parsePairs(options, values, &fallback))
           return errorHandler("pipeline '" + name + "': " + *error);
-        // The GPU pipelines emit PTX 8.0 (`+ptx80`), which knows these
+        // The GPU pipelines emit PTX 8.1 (`+ptx81`), which knows these
         // chips; LLVM aborts on a newer one instead of reporting it.
         static const llvm::StringRef chips[] = {
             "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62",
@@ -175,7 +175,7 @@ extern "C" void sptirRegisterPassPipeline(MlirStringRef argument,
         if (chip != values.end() && !llvm::is_contained(chips, chip->second))
           return errorHandler("pipeline '" + name + "': chip '" +
                               chip->second +
-                              "' is not a PTX 8.0 target (sm_50 to sm_90a)");
+                              "' is not a PTX 8.1 target (sm_50 to sm_90a)");
         std::string expanded = text;
         for (auto &entry : values) {
           std::string key = ("$" + entry.getKey()).str();

@@ -47,6 +47,7 @@ pub mod sparse_reorder;
 pub mod specialize_arguments;
 pub mod synchronize_thread_loops;
 pub mod unroll_loops;
+pub mod vectorize_atomic_adds;
 pub mod vectorize_loops;
 pub mod verify_llvm_lowering;
 
@@ -81,6 +82,7 @@ pub static PASSES: &[PassDef] = &[
     lower_atomic_accumulations::PASS,
     lower_shuffle_accumulations::PASS,
     lower_subgroup_reductions::PASS,
+    vectorize_atomic_adds::PASS,
     lower_math_to_nvvm::PASS,
     fuse_launches::PASS,
     place_device_memory::PASS,

@@ -6,7 +6,10 @@
 //! conditionals that only add to the value, `store sum, m[i]`. The load is
 //! replaced by zero (-0.0 for floats, the identity of addition) and the
 //! store by an atomic add of the sum, so each thread adds its share once.
-//! A vector store becomes one atomic add per lane.
+//! A vector store becomes one atomic add per lane; where the store was
+//! aligned to its whole vector, the first of them is marked
+//! `sptir.vector_add = W` for `vectorize-atomic-adds`, which on the GPU
+//! makes the W of them one vector reduction.
 
 use crate::{
     accumulation_chain::{split_accumulation, vector_lanes},
@@ -14,13 +17,14 @@ use crate::{
     ir_query::{marked_ops, ATOMIC_ADDF, ATOMIC_ADDI},
     lower_loop_bindings::ATOMIC,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    vectorize_atomic_adds::VECTOR_ADD,
 };
 use melior::{
     dialect::{ods::memref, ods::vector},
     ir::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute},
-        operation::{OperationLike, OperationRef},
-        r#type::IntegerType,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
+        r#type::{IntegerType, TypeLike},
         Value, ValueLike,
     },
     Context,
@@ -63,10 +67,12 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
                 .indices(indices)
                 .kind(kind.into())
                 .build(),
-        );
+        )
     };
     match vector_lanes(split.terms.r#type()) {
-        None => add(split.terms, indices),
+        None => {
+            add(split.terms, indices);
+        }
         Some(lanes) => {
             // A vector store writes `m[..., i + lane]`.
             let (last, outer) = indices.split_last().ok_or_else(|| {
@@ -75,6 +81,13 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
                     "lower-atomic-accumulations: a vector store into a 0-D memref cannot be split into lanes",
                 )
             })?;
+            let aligned =
+                store.attribute("alignment").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).is_some_and(
+                    |bytes| {
+                        let element_bytes = split.element_type.is_f32().then_some(4);
+                        element_bytes.is_some_and(|e| bytes.value() % (e * lanes) == 0)
+                    },
+                );
             for lane in 0..lanes {
                 let element = builder.value(vector::extract(
                     context,
@@ -84,7 +97,12 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
                     location,
                 ));
                 let at = builder.add(*last, builder.index(lane));
-                add(element, &[outer, &[at]].concat());
+                let atomic = add(element, &[outer, &[at]].concat());
+                if lane == 0 && aligned {
+                    let marker = IntegerAttribute::new(IntegerType::new(context, 64).into(), lanes);
+                    unsafe { OperationRefMut::from_raw(atomic.to_raw()) }
+                        .set_discardable_attribute(VECTOR_ADD, marker.into());
+                }
             }
         }
     }

@@ -100,10 +100,10 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
     elements: "place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
-               nvvm-attach-target{chip=$chip features=+ptx80 O=3},\
+               nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,sptir-f8-in-f32,\
                math-expand-ops,lower-math-to-nvvm,\
-               lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
+               vectorize-atomic-adds,lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
                gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\

@@ -43,11 +43,13 @@ func.func @promoted(%m: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index, 
 // -----
 
 // A vector accumulation: one atomic add per lane, at i, i+1, i+2, i+3.
+// The store claims no alignment: the adds are not marked as one vector.
 // CHECK-LABEL: func.func @vector
 //       CHECK: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<4xf32>
 //       CHECK: %[[SUM:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<4xf32>)
 //       CHECK: %[[E0:.*]] = vector.extract %[[SUM]][0]
 //       CHECK: memref.atomic_rmw addf %[[E0]], %arg0[%{{.*}}]
+//   CHECK-NOT: sptir.vector_add
 //       CHECK: %[[E3:.*]] = vector.extract %[[SUM]][3]
 //       CHECK: %[[AT3:.*]] = arith.addi %arg2, %c3
 //       CHECK: memref.atomic_rmw addf %[[E3]], %arg0[%[[AT3]]]
@@ -61,6 +63,25 @@ func.func @vector(%m: memref<?xf32>, %x: memref<?xf32>, %i: index, %n: index) {
     scf.yield %a : vector<4xf32>
   }
   vector.store %sum, %m[%i] {sptir.atomic} : memref<?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+// Aligned to its 16 bytes (vectorize-loops' claim): the first lane's add
+// is marked as the start of one vector of 4; aligned to 8 bytes only, not.
+// CHECK-LABEL: func.func @aligned_vector
+//       CHECK: memref.atomic_rmw addf {{.*}} {sptir.vector_add = 4 : i64}
+//   CHECK-NOT: sptir.vector_add
+//       CHECK: return
+func.func @aligned_vector(%m: memref<?xf32>, %x: memref<?xf32>, %i: index) {
+  %init = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
+  %v = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
+  %a = arith.addf %v, %init : vector<4xf32>
+  vector.store %a, %m[%i] {alignment = 16 : i64, sptir.atomic} : memref<?xf32>, vector<4xf32>
+  %init2 = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
+  %b = arith.addf %v, %init2 : vector<4xf32>
+  vector.store %b, %m[%i] {alignment = 8 : i64, sptir.atomic} : memref<?xf32>, vector<4xf32>
   return
 }
 

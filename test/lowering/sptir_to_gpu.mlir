@@ -28,8 +28,8 @@
 // CSC: atom.global.add.f32
 
 // BADOPT: pipeline 'sptir-to-gpu': unknown option 'chp'
-// A chip that PTX 8.0 does not know is an error, not an LLVM abort.
-// BADCHIP: chip '{{.*}}' is not a PTX 8.0 target (sm_50 to sm_90a)
+// A chip that PTX 8.1 does not know is an error, not an LLVM abort.
+// BADCHIP: chip '{{.*}}' is not a PTX 8.1 target (sm_50 to sm_90a)
 
 // A vectorized schedule: 16-byte loads and stores of the features (under
 // the run-time alignment check), rows on threadIdx.y, and the accumulator
