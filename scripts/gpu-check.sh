@@ -22,6 +22,9 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
       "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,128 --device cuda --baseline cusparse --reps 20 --json || status=1
     done
   done
+  # Column partitions: rows shared between partitions add atomically
+  # (red.global.add.v4.f32 where the features are aligned).
+  "$bench" --op spmm --format hyb --col-parts 2 --matrix "$graph" --feat 32,36,128 --device cuda --baseline cusparse --reps 20 --json || status=1
   # Kernels compiled for any feature size (the default is built for each).
   for op in spmm sddmm; do
     "$bench" --op "$op" --format csr --matrix "$graph" --feat 32,33 --generic --device cuda --baseline cusparse --reps 20 --json || status=1
