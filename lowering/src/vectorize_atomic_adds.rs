@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, Builder},
-    ir_query::{atomic_add_kind, marked_ops, offset_form, op_name, use_count},
+    ir_query::{atomic_add_kind, marked_ops, offset_form, op_name, outermost, use_count},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -26,7 +26,7 @@ use melior::{
     },
     ir::{
         attribute::{IntegerAttribute, StringAttribute},
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef},
         r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
         Attribute, Type, Value, ValueLike,
     },
@@ -49,14 +49,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut modules = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("gpu.module") {
-            modules.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for module in modules {
+    for module in outermost(root, |op| op_name(op) == "gpu.module") {
         if !has_vector_reductions(module) {
             continue;
         }
