@@ -444,10 +444,13 @@ impl<'c> Fission<'c> {
         let cluster = lane_cluster_addition(op).ok_or_else(internal)?;
         let builder = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
         // Lanes are consecutive thread slots; a cluster starts at a multiple
-        // of its size.
+        // of its size, and holds only the lanes that exist (a block of fewer
+        // threads than a cluster, or a last partial warp).
         let slot = self.slot(&builder, self.threads);
         let size = builder.index(cluster);
         let first = builder.sub(slot, builder.rem(slot, size));
+        let count = builder.mul(builder.mul(self.sizes[0], self.sizes[1]), self.sizes[2]);
+        let size = builder.value(melior::dialect::arith::minui(size, builder.sub(count, first), location));
         let zero = builder.value(melior::dialect::arith::constant(
             self.context,
             zero_attribute(self.context, result.r#type()).ok_or_else(internal)?,

@@ -152,7 +152,8 @@ func.func @pass_through(%out: memref<?xf32>, %n: index) {
 // A reduction over rows of 4 lanes, under a branch on the row (y): the
 // rows become loops around the body, and only x is split. Each lane stores
 // its value in scratch memory; after the split each adds up its row's four
-// slots, starting at the first slot of its cluster.
+// slots, starting at the first slot of its cluster (no further than the
+// block's last thread: a cluster may be wider than the block).
 // CHECK-LABEL: func.func @rows
 //       CHECK: %[[SCRATCH:.*]] = memref.alloca(%{{.*}}) : memref<?xf32>
 //       CHECK: scf.for %[[BX:.*]] = %c0{{.*}} to %c1
@@ -169,7 +170,9 @@ func.func @pass_through(%out: memref<?xf32>, %n: index) {
 //       CHECK:     %[[SLOT:.*]] = arith.addi %[[X2]],
 //       CHECK:     %[[OFF:.*]] = arith.remui %[[SLOT]], %[[C4:.*]] : index
 //       CHECK:     %[[FIRST:.*]] = arith.subi %[[SLOT]], %[[OFF]]
-//       CHECK:     %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args
+//       CHECK:     %[[LEFT:.*]] = arith.subi %{{.*}}, %[[FIRST]]
+//       CHECK:     %[[LANES:.*]] = arith.minui %[[C4]], %[[LEFT]]
+//       CHECK:     %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[LANES]] step %{{.*}} iter_args
 //       CHECK:       %[[AT:.*]] = arith.addi %[[FIRST]], %[[K]]
 //       CHECK:       memref.load %[[SCRATCH]][%[[AT]]]
 //       CHECK:     memref.store %[[SUM]], %arg0[%[[Y]]]
