@@ -2,7 +2,9 @@
 //! that stayed sequential (bound to no thread, not vectorized, not
 //! unrolled) stops at the split loop's end instead of testing every
 //! position: `for i in lb..ub { if b + i < n {A} }` becomes
-//! `for i in lb..min(ub, n - b) {A}`. The guard exists so that the inner
+//! `for i in lb..min(ub, n - b) {A}`, and `if c * i + b < n` (the outer
+//! part of a split over threads, `c` its thread count) bounds the loop
+//! by `ceil((n - b) / c)`. The guard exists so that the inner
 //! loop keeps a constant trip count for threads, vectors and unrolling;
 //! a sequential loop gains nothing from it and runs `factor` iterations a
 //! chunk however few positions are left, which for a factor far above the
@@ -19,7 +21,7 @@
 use crate::{
     axis::detach,
     ir_builder::{inline_region, Builder},
-    ir_query::{defined_outside, holds_sync, op_name, speculatable, thread_dependent},
+    ir_query::{constant_index, defined_outside, holds_sync, op_name, speculatable, thread_dependent},
     pass_registry::{PassDef, PassFailed, PassOptions},
     sparse_pos_split::SPLIT_GUARD,
 };
@@ -53,10 +55,17 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Ok(())
 }
 
-/// The loop `guard` can bound and the guard's bound as `(n, [b...])`:
-/// the guard tests `b_1 + ... + i < n` with `n` and the `b`s known before
-/// the loop and `i` its induction variable.
-fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, (Value<'c, 'c>, Vec<Value<'c, 'c>>))> {
+/// What a guard bounds its loop by: it tests `b_1 + ... + c * i < n`
+/// with `n` and the `b`s known before the loop, `i` its induction
+/// variable and `c` a positive constant.
+struct Bound<'c> {
+    end: Value<'c, 'c>,
+    base: Vec<Value<'c, 'c>>,
+    coefficient: i64,
+}
+
+/// The loop `guard` can bound, and the bound.
+fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, Bound<'c>)> {
     if op_name(&guard) != "scf.if" || guard.result_count() != 0 || !region_empty(guard, 1) {
         return None;
     }
@@ -84,13 +93,14 @@ fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, (
         return None;
     }
     let mut base = Vec::new();
-    if sum_terms(position, induction, loop_op, &mut base, 0)? != 1 {
+    let coefficient = sum_terms(position, induction, loop_op, &mut base, 0)?;
+    if coefficient < 1 {
         return None;
     }
     if holds_sync(loop_op) && (thread_dependent(end) || base.iter().any(|&b| thread_dependent(b))) {
         return None;
     }
-    Some((loop_op, (end, base)))
+    Some((loop_op, Bound { end, base, coefficient }))
 }
 
 /// `ult` or `slt`: the split's guard is `ult`, and a canonicalization may
@@ -101,15 +111,15 @@ fn is_less_than(cmpi: OperationRef<'_, '_>) -> bool {
     predicate.is_some_and(|p| [arith::CmpiPredicate::Slt as i64, arith::CmpiPredicate::Ult as i64].contains(&p.value()))
 }
 
-/// Splits `value` into `induction` plus terms known before `loop_op`;
-/// returns how many times `induction` occurs (`None`: not such a sum).
+/// Splits `value` into a multiple of `induction` plus terms known before
+/// `loop_op`; returns the multiple (`None`: not such a sum).
 fn sum_terms<'c>(
     value: Value<'c, 'c>,
     induction: Value<'c, 'c>,
     loop_op: OperationRef<'c, 'c>,
     terms: &mut Vec<Value<'c, 'c>>,
     depth: usize,
-) -> Option<usize> {
+) -> Option<i64> {
     if value == induction {
         return Some(1);
     }
@@ -118,12 +128,20 @@ fn sum_terms<'c>(
         return Some(0);
     }
     let op = defining(value)?;
-    if op_name(&op) != "arith.addi" || depth > 16 {
-        return None;
+    let (left, right) = (detach(op.operand(0).ok()?), detach(op.operand(1).ok()?));
+    match op_name(&op).as_str() {
+        "arith.addi" if depth <= 16 => {
+            let left = sum_terms(left, induction, loop_op, terms, depth + 1)?;
+            let right = sum_terms(right, induction, loop_op, terms, depth + 1)?;
+            left.checked_add(right)
+        }
+        "arith.muli" => match (constant_index(left), constant_index(right)) {
+            (None, Some(c)) if left == induction && c > 0 => Some(c),
+            (Some(c), None) if right == induction && c > 0 => Some(c),
+            _ => None,
+        },
+        _ => None,
     }
-    let left = sum_terms(detach(op.operand(0).ok()?), induction, loop_op, terms, depth + 1)?;
-    let right = sum_terms(detach(op.operand(1).ok()?), induction, loop_op, terms, depth + 1)?;
-    Some(left + right)
 }
 
 fn defining<'c>(value: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
@@ -135,15 +153,15 @@ fn region_empty(op: OperationRef<'_, '_>, index: usize) -> bool {
     op.region(index).ok().and_then(|r| r.first_block()).is_none()
 }
 
-fn clamp<'c>(
-    context: &'c Context,
-    loop_op: OperationRef<'c, 'c>,
-    guard: OperationRef<'c, 'c>,
-    (end, base): &(Value<'c, 'c>, Vec<Value<'c, 'c>>),
-) {
+fn clamp<'c>(context: &'c Context, loop_op: OperationRef<'c, 'c>, guard: OperationRef<'c, 'c>, bound: &Bound<'c>) {
     let Some(builder) = Builder::before(context, loop_op) else { return };
     let builder = builder.at(guard.location());
-    let left = base.iter().fold(*end, |left, &b| builder.sub(left, b));
+    let left = bound.base.iter().fold(bound.end, |left, &b| builder.sub(left, b));
+    // c * i < left  <=>  i < ceil(left / c), for a positive c.
+    let left = match bound.coefficient {
+        1 => left,
+        c => builder.value(arith::ceildivsi(left, builder.index(c), guard.location())),
+    };
     let Ok(upper) = loop_op.operand(1) else { return };
     let clamped = builder.value(arith::minsi(detach(upper), left, guard.location()));
     unsafe { OperationRefMut::from_raw(loop_op.to_raw()) }.set_operand(1, clamped);

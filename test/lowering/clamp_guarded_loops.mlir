@@ -32,6 +32,57 @@ func.func @sequential_chunk(%x: memref<?xf32>, %n: index, %chunks: index, %v: f3
 
 // -----
 
+// The outer part of a split over 256 threads: the position is 256 i plus
+// the thread's place, and the loop runs ceil((n - t) / 256) times.
+// CHECK-LABEL: func.func @strided_over_threads
+//       CHECK: %[[LEFT:.*]] = arith.subi %arg1, %[[T:.*]]
+//       CHECK: %[[STEPS:.*]] = arith.ceildivsi %[[LEFT]], %{{.*}}
+//  CHECK-NEXT: %[[END:.*]] = arith.minsi %c4096, %[[STEPS]]
+//  CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[END]] step %c1 {
+//   CHECK-NOT:   scf.if
+//       CHECK: return
+func.func @strided_over_threads(%x: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %c4096 = arith.constant 4096 : index
+  %t = gpu.thread_id x
+  scf.for %i = %c0 to %c4096 step %c1 {
+    %s = arith.muli %i, %c256 : index
+    %p = arith.addi %s, %t : index
+    %in = arith.cmpi ult, %p, %n : index
+    scf.if %in {
+      memref.store %v, %x[%p] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  return
+}
+
+// -----
+
+// A position that is not a positive multiple of the induction variable
+// plus terms (here -2 i) keeps its guard.
+// CHECK-LABEL: func.func @negative_stride
+//       CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+//       CHECK:   scf.if
+func.func @negative_stride(%x: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %cm2 = arith.constant -2 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %s = arith.muli %i, %cm2 : index
+    %p = arith.addi %s, %n : index
+    %in = arith.cmpi ult, %p, %n : index
+    scf.if %in {
+      memref.store %v, %x[%p] : memref<?xf32>
+    } {sptir.split_guard}
+  }
+  return
+}
+
+// -----
+
 // Several terms before the loop (a row's first non-zero and the chunk's
 // start) all leave the bound.
 // CHECK-LABEL: func.func @nested_sum
@@ -58,8 +109,8 @@ func.func @nested_sum(%x: memref<?xf32>, %n: index, %row: index, %start: index, 
 // -----
 
 // Kept: a store outside the guard (skipping iterations would skip it), an
-// else branch, a test that is not an upper bound, a guard that is not a
-// split's, and a position twice the loop's variable.
+// else branch, a test that is not an upper bound, and a guard that is not
+// a split's.
 // CHECK-LABEL: func.func @kept
 //   CHECK-NOT: arith.minsi
 //       CHECK: return
@@ -94,6 +145,22 @@ func.func @kept(%x: memref<?xf32>, %n: index, %v: f32, %c: i1) {
       memref.store %v, %x[%i] : memref<?xf32>
     }
   }
+  return
+}
+
+// -----
+
+// A position twice the loop's variable (i + i) stops at ceil(n / 2).
+// CHECK-LABEL: func.func @doubled
+//       CHECK: %[[HALF:.*]] = arith.ceildivsi %arg1, %{{.*}}
+//  CHECK-NEXT: %[[END:.*]] = arith.minsi %c8, %[[HALF]]
+//  CHECK-NEXT: scf.for %{{.*}} = %c0 to %[[END]] step %c1 {
+//   CHECK-NOT:   scf.if
+//       CHECK: return
+func.func @doubled(%x: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
   scf.for %i = %c0 to %c8 step %c1 {
     %p = arith.addi %i, %i : index
     %in = arith.cmpi ult, %p, %n : index

@@ -491,3 +491,14 @@ fn subgroup_reductions_over_partial_warps() {
     kernel.run("wide", &mut [KernelArg::Output(&mut out), KernelArg::Values(&x)]).unwrap();
     assert_eq!(out, vec![10.0; 4]);
 }
+
+/// A split factor far above the loop's size, whose inner part the default
+/// schedule spreads over threads: the sequential loop over the threads'
+/// steps stops where the positions end (`clamp-guarded-loops`), instead of
+/// running 2^24 empty steps a row (it ran for minutes).
+#[test]
+fn huge_split_factors_under_threads() {
+    let a = RmatSpec::parse("rmat:6:4:1").unwrap().generate().unwrap();
+    check(Op::Sddmm, Format::Csr, "sparse-pos-split{loop=sddmm.1 factor=4294967296},", &a, 7);
+    check(Op::Spmm, Format::Csr, "sparse-pos-split{loop=csrmm.1 factor=4294967296},", &a, 7);
+}
