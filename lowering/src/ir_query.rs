@@ -251,21 +251,19 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
 
 /// Whether `op` lies in the body of a `gpu.launch` or a `gpu.func`.
 fn inside_device_code(op: OperationRef<'_, '_>) -> bool {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if matches!(op_name(&parent).as_str(), "gpu.launch" | "gpu.func") {
-            return true;
-        }
-        current = parent.parent_operation();
-    }
-    false
+    enclosing(op, &["gpu.launch", "gpu.func"]).is_some()
 }
 
 /// The function that holds `op`.
 pub fn enclosing_function<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    enclosing(op, &["func.func"])
+}
+
+/// The innermost op around `op` named one of `names`.
+fn enclosing<'c>(op: OperationRef<'c, '_>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
     let mut current = op.parent_operation();
     while let Some(parent) = current {
-        if parent.name().as_string_ref().as_str() == Ok("func.func") {
+        if names.contains(&op_name(&parent).as_str()) {
             return Some(unsafe { OperationRef::from_raw(parent.to_raw()) });
         }
         current = parent.parent_operation();

@@ -81,13 +81,8 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
                     "lower-atomic-accumulations: a vector store into a 0-D memref cannot be split into lanes",
                 )
             })?;
-            let aligned =
-                store.attribute("alignment").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).is_some_and(
-                    |bytes| {
-                        let element_bytes = split.element_type.is_f32().then_some(4);
-                        element_bytes.is_some_and(|e| bytes.value() % (e * lanes) == 0)
-                    },
-                );
+            let claimed = store.attribute("alignment").ok().and_then(|a| IntegerAttribute::try_from(a).ok());
+            let aligned = split.element_type.is_f32() && claimed.is_some_and(|bytes| bytes.value() % (4 * lanes) == 0);
             for lane in 0..lanes {
                 let element = builder.value(vector::extract(
                     context,

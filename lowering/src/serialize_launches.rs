@@ -268,9 +268,15 @@ impl<'c> Fission<'c> {
         let location = self.start.location();
         let builder =
             Builder::before(self.context, self.start).ok_or_else(|| emit_error(location, "internal"))?.at(location);
-        let count = builder.mul(builder.mul(self.sizes[0], self.sizes[1]), self.sizes[2]);
+        let count = self.thread_count(&builder);
         let r#type = MemRefType::new(element, &[i64::MIN], None, None);
         Ok(builder.value(memref::alloca(self.context, r#type, &[count], &[], None, location)))
+    }
+
+    /// The number of threads of a block, computed before the builder's
+    /// anchor.
+    fn thread_count(&self, builder: &Builder<'c>) -> Value<'c, 'c> {
+        builder.mul(builder.mul(self.sizes[0], self.sizes[1]), self.sizes[2])
     }
 
     /// The slot of thread `ids` (x fastest), computed before the builder's
@@ -449,8 +455,8 @@ impl<'c> Fission<'c> {
         let slot = self.slot(&builder, self.threads);
         let size = builder.index(cluster);
         let first = builder.sub(slot, builder.rem(slot, size));
-        let count = builder.mul(builder.mul(self.sizes[0], self.sizes[1]), self.sizes[2]);
-        let size = builder.value(melior::dialect::arith::minui(size, builder.sub(count, first), location));
+        let left = builder.sub(self.thread_count(&builder), first);
+        let size = builder.value(melior::dialect::arith::minui(size, left, location));
         let zero = builder.value(melior::dialect::arith::constant(
             self.context,
             zero_attribute(self.context, result.r#type()).ok_or_else(internal)?,

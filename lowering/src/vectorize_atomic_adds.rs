@@ -21,14 +21,14 @@ use crate::{
 };
 use melior::{
     dialect::{
-        arith,
+        llvm::r#type::pointer,
         ods::{llvm, memref},
     },
     ir::{
         attribute::{IntegerAttribute, StringAttribute},
         operation::{OperationLike, OperationRef},
         r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
-        Attribute, Type, Value, ValueLike,
+        Attribute, Value, ValueLike,
     },
     Context,
 };
@@ -135,10 +135,8 @@ fn replace<'c>(context: &'c Context, adds: &[OperationRef<'c, 'c>], values: &[Va
         location,
     ));
     let address = builder.add(base, builder.mul(detach(index), builder.index(4)));
-    let i64_type: Type<'c> = IntegerType::new(context, 64).into();
-    let address = builder.value(arith::index_cast(address, i64_type, location));
-    let pointer_type = Type::parse(context, "!llvm.ptr").expect("the LLVM pointer type parses");
-    let pointer = builder.value(llvm::inttoptr(context, pointer_type, address, location));
+    let address = builder.from_index(address, IntegerType::new(context, 64).into());
+    let pointer = builder.value(llvm::inttoptr(context, pointer(context, 0), address, location));
     let lanes = values.len();
     let registers = (1..=lanes).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
     let code = format!("red.global.add.v{lanes}.f32 [$0], {{{registers}}};");
