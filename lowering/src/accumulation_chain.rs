@@ -8,7 +8,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{op_name, use_count},
+    ir_query::{depends_on, op_name, use_count},
     pass_registry::{emit_error, PassFailed},
 };
 use melior::{
@@ -16,7 +16,7 @@ use melior::{
     ir::{
         attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
         block::{BlockArgument, BlockLike},
-        operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef, OperationResult},
         r#type::TypeLike,
         RegionLike, Type, Value, ValueLike,
     },
@@ -243,23 +243,4 @@ impl<'c> Chain<'c> {
             true
         })
     }
-}
-
-/// Whether `value` is computed from `base` (through the ops that define it
-/// in the same region, conservatively: any block argument is a leaf).
-fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
-    if value == base {
-        return true;
-    }
-    let Ok(defined) = OperationResult::try_from(value) else { return false };
-    let owner = defined.owner();
-    let mut found = owner.operands().any(|operand| depends_on(detach(operand), base));
-    owner.walk(WalkOrder::PreOrder, |inner| {
-        if inner.operands().any(|operand| operand == base) {
-            found = true;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    found
 }

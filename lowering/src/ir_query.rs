@@ -319,6 +319,7 @@ pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c,
     let load_name = match op_name(&store).as_str() {
         "memref.store" => "memref.load",
         "sparse_pos.store" => "sparse_pos.load",
+        "sparse_iter.store" => "sparse_iter.load",
         _ => return None,
     };
     let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
@@ -539,3 +540,22 @@ pub const ADDRESS_ONLY: &[&str] = &[
     "func.call",
     "gpu.launch_func",
 ];
+
+/// Whether `value` is computed from `base` (through the ops that define it
+/// in the same region, conservatively: any block argument is a leaf).
+pub fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
+    if value == base {
+        return true;
+    }
+    let Ok(defined) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let owner = defined.owner();
+    let mut found = owner.operands().any(|operand| depends_on(crate::axis::detach(operand), base));
+    owner.walk(WalkOrder::PreOrder, |inner| {
+        if inner.operands().any(|operand| operand == base) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}

@@ -15,7 +15,7 @@ use crate::{
     axis::{detach, key, Axis, AxisKind},
     buffer::BufferDef,
     ir_builder::{erase, if_else, replace_uses, zero_attribute, Builder},
-    ir_query::{constant_index, outermost},
+    ir_query::{accumulation, constant_index, outermost, use_count},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
     sparse_pos_ops::{insert_loop, kind_attribute, loop_position, LoopKind},
@@ -26,7 +26,9 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{
+            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+        },
         r#type::IntegerType,
         Attribute, Location, RegionLike, Value, ValueLike,
     },
@@ -349,8 +351,18 @@ impl<'c> Lowering<'c> {
                 WalkResult::Advance
             });
         }
+        let accumulations: Vec<_> = accesses.iter().filter_map(|&store| guardable_accumulation(store)).collect();
+        let ptr = |op: OperationRef| op.to_raw().ptr;
+        let in_accumulation = |op: OperationRef| {
+            accumulations.iter().any(|(load, store)| ptr(op) == ptr(*load) || ptr(op) == ptr(*store))
+        };
         for access in accesses {
-            self.access(access, env)?;
+            if !in_accumulation(access) {
+                self.access(access, env)?;
+            }
+        }
+        for (load, store) in accumulations {
+            self.accumulate(load, store, env)?;
         }
         for op in nested {
             self.iteration(op, env)?;
@@ -385,13 +397,7 @@ impl<'c> Lowering<'c> {
         match value {
             Some(value) => {
                 let store = |b: &Builder<'c>| {
-                    b.insert(
-                        sparse_pos::StoreOperation::builder(b.context, location)
-                            .value(value)
-                            .buffer(buffer)
-                            .positions(&positions)
-                            .build(),
-                    );
+                    store_at(b, value, buffer, &positions);
                     vec![]
                 };
                 match all_found {
@@ -428,6 +434,70 @@ impl<'c> Lowering<'c> {
             }
         }
         erase(op);
+        Ok(())
+    }
+
+    /// `B[c] = B[c] + v` as one access: the load, the add and the store
+    /// at the store's place, under one guard where the coordinates may be
+    /// missing (`C[i, k + 1]`), instead of a load of the default value and
+    /// a guarded store. The accumulation keeps its form for the atomic,
+    /// shuffle and register lowerings; where a coordinate is missing
+    /// nothing is stored either way.
+    fn accumulate(
+        &mut self,
+        load: OperationRef<'c, 'c>,
+        store: OperationRef<'c, 'c>,
+        env: &Env<'c>,
+    ) -> Result<(), PassFailed> {
+        let location = store.location();
+        let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
+        let (sum, buffer, coordinates) = (operands[0], operands[1], &operands[2..]);
+        let add = OperationResult::try_from(sum).map_err(|_| emit_error(location, "internal: accumulation"))?.owner();
+        let add: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(add.to_raw()) };
+        let def = BufferDef::read(buffer).ok_or_else(|| {
+            emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
+        })?;
+        let axes = def
+            .axes
+            .iter()
+            .map(|&value| Axis::read(value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let builder = Builder::before(self.context, store)
+            .ok_or_else(|| emit_error(location, "access is not in a block"))?
+            .at(location);
+        let lookup = Lookup { def: &def, axes: &axes, coordinates, env };
+        let (positions, all_found) = self.look_up(&builder, &lookup, Vec::new(), Vec::new())?;
+        let old = detach(load.result(0).map_err(|_| emit_error(location, "internal: load result"))?.into());
+        let accumulate = |b: &Builder<'c>| {
+            let value = b.value(
+                sparse_pos::LoadOperation::builder(b.context, load.location())
+                    .result(def.element)
+                    .buffer(buffer)
+                    .positions(&positions)
+                    .build(),
+            );
+            let new_add = b.insert_clone(add);
+            let at = usize::from(add.operand(0).map(detach).ok() != Some(old));
+            unsafe { OperationRefMut::from_raw(new_add.to_raw()) }.set_operand(at, value);
+            if let Ok(new_sum) = new_add.result(0) {
+                store_at(b, detach(new_sum.into()), buffer, &positions);
+            }
+            vec![]
+        };
+        match all_found {
+            Some(condition) => {
+                if_else(&builder, condition, &[], accumulate, |_| vec![]);
+                erase(store);
+                erase(add);
+                erase(load);
+            }
+            // Certainly stored: each access stays where it was.
+            None => {
+                store_at(&builder, sum, buffer, &positions);
+                erase(store);
+                self.access(load, env)?;
+            }
+        }
         Ok(())
     }
 
@@ -622,6 +692,56 @@ fn default_value<'c>(
     def.default_value
         .or_else(|| zero_attribute(context, def.element))
         .ok_or_else(|| emit_error(location, format!("no default value for element type {}", def.element)))
+}
+
+/// For `store` writing `load + v` back where `load` read (`B[c] = B[c] + v`,
+/// as `ir_query::accumulation` finds it), with the load and the add used
+/// only there and all three in one block: the load and the store, if
+/// nothing between them may write the buffer (so the load may move down
+/// to the store).
+fn guardable_accumulation<'c>(store: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
+    let (load, _) = accumulation(store)?;
+    let add = OperationResult::try_from(detach(store.operand(0).ok()?)).ok()?.owner();
+    let block = store.block()?;
+    let same_block = |op: &OperationRef| op.block().map(|b| b.to_raw().ptr) == Some(block.to_raw().ptr);
+    let single_use = |op: &OperationRef| op.result(0).is_ok_and(|r| use_count(detach(r.into())) == 1);
+    if !same_block(&load) || !same_block(&add) || !single_use(&load) || !single_use(&add) {
+        return None;
+    }
+    let buffer = detach(store.operand(1).ok()?);
+    let mut next = load.next_in_block();
+    while let Some(op) = next {
+        if op.to_raw().ptr == store.to_raw().ptr {
+            return Some((load, store));
+        }
+        next = op.next_in_block();
+        let mut writes = false;
+        op.walk(WalkOrder::PreOrder, |inner| {
+            let name = inner.name();
+            let name = name.as_string_ref().as_str().unwrap_or_default();
+            writes |= name == "sparse_iter.iterate"
+                || (name == "sparse_iter.store" && inner.operand(1).is_ok_and(|b| detach(b) == buffer));
+            if writes {
+                WalkResult::Interrupt
+            } else {
+                WalkResult::Advance
+            }
+        });
+        if writes {
+            return None;
+        }
+    }
+    None
+}
+
+fn store_at<'c>(builder: &Builder<'c>, value: Value<'c, 'c>, buffer: Value<'c, 'c>, positions: &[Value<'c, 'c>]) {
+    builder.insert(
+        sparse_pos::StoreOperation::builder(builder.context, builder.location)
+            .value(value)
+            .buffer(buffer)
+            .positions(positions)
+            .build(),
+    );
 }
 
 /// `sparse_pos.load` of an integer aux buffer, as an index.

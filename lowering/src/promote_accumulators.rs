@@ -11,7 +11,8 @@
 //!
 //! The load and store may also sit under `scf.if` guards in the loop body
 //! when they are the accumulation of a warp shuffle and the guards test
-//! the lane (see `lane_tail_guards`); each guard then yields the new
+//! the lane or the end of a split that the loop is part of (a CSR row's
+//! non-zeros over lanes; see `lane_tail_guards`); each guard then yields the new
 //! value or the carried one. Such an accumulation that no loop carries
 //! (each lane's features fit in one step) still leaves its lane guards,
 //! so that every lane reaches its warp shuffle.
@@ -29,11 +30,12 @@ use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        defined_outside, depends_on_launch_ids, marked_ops, offset_form, op_name, root_memref, touches_memory,
-        touches_memref_or_syncs,
+        defined_outside, depends_on, depends_on_launch_ids, marked_ops, offset_form, op_name, root_memref,
+        touches_memory, touches_memref_or_syncs,
     },
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     pass_registry::{PassDef, PassFailed, PassOptions},
+    sparse_pos_split::SPLIT_GUARD,
 };
 use melior::{
     dialect::scf,
@@ -271,7 +273,7 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     let mut candidate = None;
     for (block, guards) in guarded_blocks(body, Vec::new()) {
         candidate = accumulator_in(op, block)
-            .filter(|(_, store, _)| guards.is_empty() || lane_tail_guards(*store, &guards))
+            .filter(|(_, store, _)| guards.is_empty() || lane_tail_guards(*store, &guards, op))
             .map(|(load, store, stored)| (load, store, stored, guards));
         if candidate.is_some() {
             break;
@@ -355,12 +357,38 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
 /// Whether the access may leave `guards`: only for a store whose lanes'
 /// sums meet in a warp shuffle (`sptir.shuffle`, an element the same for
 /// all lanes of a row) where each guard tests the lane (threadIdx.x), as a
-/// feature tail does. The row's first lane then reads and writes the
-/// element whatever its own guards say; in general a guard may protect
-/// the access itself, and moving it out of the guard is not safe.
-fn lane_tail_guards(store: OperationRef<'_, '_>, guards: &[(OperationRef<'_, '_>, usize)]) -> bool {
+/// feature tail does, or is the tail of a split that `loop_op` takes part
+/// in. The row's first lane then reads and writes the element whatever its
+/// own guards say; in general a guard may protect the access itself, and
+/// moving it out of the guard is not safe.
+fn lane_tail_guards(
+    store: OperationRef<'_, '_>,
+    guards: &[(OperationRef<'_, '_>, usize)],
+    loop_op: OperationRef<'_, '_>,
+) -> bool {
     store.has_attribute(SHUFFLE)
-        && guards.iter().all(|(guard, _)| guard.operand(0).is_ok_and(|c| tests_only_the_lane(detach(c))))
+        && guards.iter().all(|(guard, _)| {
+            guard.operand(0).is_ok_and(|c| tests_only_the_lane(detach(c))) || split_tail(*guard, loop_op)
+        })
+}
+
+/// Whether `guard` is `sparse-pos-split`'s test of a position that
+/// `loop_op` steps through against the end of the loop that was split,
+/// known before `loop_op` (a CSR row's length, which depends on the row
+/// and so on blockIdx). It protects nothing that the unsplit loop's bound
+/// did not, and an element whose indices are known before `loop_op` is
+/// one that the promotion may access there anyway.
+fn split_tail(guard: OperationRef<'_, '_>, loop_op: OperationRef<'_, '_>) -> bool {
+    let Some(induction) = loop_op.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.argument(0).ok()) else {
+        return false;
+    };
+    let Some(test) = guard.operand(0).ok().and_then(|c| OperationResult::try_from(c).ok()).map(|r| r.owner()) else {
+        return false;
+    };
+    guard.has_attribute(SPLIT_GUARD)
+        && op_name(&test) == "arith.cmpi"
+        && test.operand(0).is_ok_and(|position| depends_on(detach(position), detach(induction.into())))
+        && test.operand(1).is_ok_and(|end| defined_outside(detach(end), loop_op))
 }
 
 /// Whether `condition` depends on threadIdx.x and on no other launch id.

@@ -308,6 +308,88 @@ func.func @row_and_lane(%c: memref<?xf32>, %x: memref<?xf32>, %nnz: index, %feat
 
 // -----
 
+// A CSR row split over lanes: the split's tail guard compares the loop's
+// positions with the row's length, which indptr gives per row (so the
+// guard also depends on blockIdx). It protects nothing that the unsplit
+// loop's bound did not: the row's sum is carried through it. Unmarked,
+// or with a bound the loop computes, the guard stays.
+// CHECK-LABEL: func.func @split_tail
+//       CHECK: %[[INIT:.*]] = memref.load %arg0[%[[ROW:.*]]] : memref<?xf32>
+//       CHECK: %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+//       CHECK:   scf.if %{{.*}} -> (f32) {
+//       CHECK:     arith.addf %[[ACC]]
+//       CHECK:   } else {
+//       CHECK:     scf.yield %[[ACC]] : f32
+//       CHECK: memref.store %[[SUM]], %arg0[%[[ROW]]] {sptir.shuffle = 8 : i64}
+//       CHECK: gpu.launch
+//   CHECK-NOT: iter_args
+//       CHECK: gpu.launch
+//   CHECK-NOT: iter_args
+//       CHECK: return
+func.func @split_tail(%z: memref<?xf32>, %a: memref<?xf32>, %indptr: memref<?xi32>, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %m, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %next = arith.addi %bx, %c1 : index
+    %s = memref.load %indptr[%bx] : memref<?xi32>
+    %start = arith.index_cast %s : i32 to index
+    %e = memref.load %indptr[%next] : memref<?xi32>
+    %end = arith.index_cast %e : i32 to index
+    %len = arith.subi %end, %start : index
+    %chunks = arith.ceildivui %len, %c8 : index
+    scf.for %o = %c0 to %chunks step %c1 {
+      %o8 = arith.muli %o, %c8 : index
+      %p = arith.addi %o8, %tx : index
+      %in = arith.cmpi ult, %p, %len : index
+      scf.if %in {
+        %acc = memref.load %z[%bx] : memref<?xf32>
+        %at = arith.addi %start, %p : index
+        %v = memref.load %a[%at] : memref<?xf32>
+        %sum = arith.addf %acc, %v : f32
+        memref.store %sum, %z[%bx] {sptir.shuffle = 8 : i64} : memref<?xf32>
+      } {sptir.split_guard}
+    }
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %m, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %e = memref.load %indptr[%bx] : memref<?xi32>
+    %len = arith.index_cast %e : i32 to index
+    scf.for %o = %c0 to %len step %c1 {
+      %o8 = arith.muli %o, %c8 : index
+      %p = arith.addi %o8, %tx : index
+      %in = arith.cmpi ult, %p, %len : index
+      scf.if %in {
+        %acc = memref.load %z[%bx] : memref<?xf32>
+        %v = memref.load %a[%p] : memref<?xf32>
+        %sum = arith.addf %acc, %v : f32
+        memref.store %sum, %z[%bx] {sptir.shuffle = 8 : i64} : memref<?xf32>
+      }
+    }
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %m, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    scf.for %o = %c0 to %m step %c1 {
+      %o8 = arith.muli %o, %c8 : index
+      %p = arith.addi %o8, %tx : index
+      %row = arith.addi %o, %bx : index
+      %e = memref.load %indptr[%row] : memref<?xi32>
+      %len = arith.index_cast %e : i32 to index
+      %in = arith.cmpi ult, %p, %len : index
+      scf.if %in {
+        %acc = memref.load %z[%bx] : memref<?xf32>
+        %v = memref.load %a[%p] : memref<?xf32>
+        %sum = arith.addf %acc, %v : f32
+        memref.store %sum, %z[%bx] {sptir.shuffle = 8 : i64} : memref<?xf32>
+      } {sptir.split_guard}
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // Several accumulators in one loop (the chunks of an unrolled feature
 // loop): their indices share their terms and lie a constant apart by at
 // least a vector, so none can see another's element; each is carried.

@@ -427,6 +427,106 @@ fn default_schedule_on_a_maximum() {
     }
 }
 
+/// The warp-per-row CSR reduction: each row's non-zeros split over lanes
+/// that meet in a warp shuffle, the row's length read from indptr (so the
+/// split's tail guard differs between rows), rows on blocks or on
+/// threadIdx.y. Empty rows, a hub row and rows shorter than the lanes.
+#[test]
+fn warp_shuffled_row_sums() {
+    use sptir_runtime::cpu::KernelArg;
+    let mut hub = Csr::new(3, 200, vec![0, 0, 200, 201], (0..200).chain([7]).collect(), vec![1.0; 201]).unwrap();
+    randomize_values(&mut hub, 71);
+    let mut all = matrices();
+    all.push(hub);
+    for a in &all {
+        for (rows, lanes) in [(1, 4), (1, 32), (3, 8), (2, 32)] {
+            let row_schedule = if rows == 1 {
+                String::new()
+            } else {
+                format!(
+                    "sparse-pos-split{{loop=rsum.0 factor={rows}}},sparse-pos-bind{{loop=rsum.0.i to=threadIdx.y}},"
+                )
+            };
+            let pipeline = format!(
+                "builtin.module(lower-sparse-iter,{row_schedule}sparse-pos-split{{loop=rsum.1 factor={lanes}}},\
+                 sparse-pos-bind{{loop=rsum.1.i to=threadIdx.x shuffle=true}},sparse-pos-auto-bind,{GPU_LOWERING})"
+            );
+            let context = create_context();
+            let mut module = sptir_dialects::parse_module(&context, inputs::ROW_SUMS, "row_sums.mlir").unwrap();
+            run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+            let kernel = CpuKernel::compile(&module, 2).unwrap();
+            let mut z = vec![f32::NAN; a.rows()];
+            kernel
+                .run(
+                    "rowsum",
+                    &mut [
+                        KernelArg::Ids(a.indptr()),
+                        KernelArg::Ids(a.indices()),
+                        KernelArg::Values(a.values()),
+                        KernelArg::Output(&mut z),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(a.nnz()),
+                    ],
+                )
+                .unwrap();
+            let error = relative_error(&z, &inputs::row_sums(a));
+            assert!(error < 1e-5, "{pipeline} on {} rows: relative error {error}", a.rows());
+        }
+    }
+}
+
+/// Accumulation into a computed coordinate that may fall outside its
+/// buffer (C[i, k + 1]) on the CPU, under the default GPU schedule and
+/// with CSC's columns on blocks that add atomically: C's first column and
+/// the features past its width stay as they were.
+#[test]
+fn atomic_sums_into_shifted_columns() {
+    use sptir_runtime::{cpu::KernelArg, random_dense};
+    let pipelines = [
+        "builtin.module(sptir-to-cpu)".to_string(),
+        format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})"),
+        format!(
+            "builtin.module(lower-sparse-iter,sparse-pos-bind{{loop=shifted.0 to=blockIdx.x atomic=true}},\
+             sparse-pos-auto-bind,{GPU_LOWERING})"
+        ),
+    ];
+    for pipeline in &pipelines {
+        let context = create_context();
+        let mut module =
+            sptir_dialects::parse_module(&context, inputs::SHIFTED_CSC_SPMM, "shifted_csc_spmm.mlir").unwrap();
+        run_pipeline(&context, &mut module, pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        for a in matrices() {
+            for (feat, w) in [(1, 1), (4, 3), (7, 9)] {
+                let (n, m) = (a.rows(), a.cols());
+                let b = random_dense(n * feat, 3);
+                let before = random_dense(m * w, 4);
+                let mut c = before.clone();
+                kernel
+                    .run(
+                        "shifted",
+                        &mut [
+                            KernelArg::Ids(a.indptr()),
+                            KernelArg::Ids(a.indices()),
+                            KernelArg::Values(a.values()),
+                            KernelArg::Values(&b),
+                            KernelArg::Output(&mut c),
+                            KernelArg::Index(m),
+                            KernelArg::Index(n),
+                            KernelArg::Index(a.nnz()),
+                            KernelArg::Index(feat),
+                            KernelArg::Index(w),
+                        ],
+                    )
+                    .unwrap();
+                let error = relative_error(&c, &inputs::shifted_csc_spmm(&a, &b, &before, feat, w));
+                assert!(error < 1e-5, "{pipeline}: feat {feat} w {w}: relative error {error}");
+            }
+        }
+    }
+}
+
 #[test]
 fn math_functions_on_the_cpu_and_emulated() {
     use sptir_runtime::{cpu::KernelArg, random_dense};

@@ -72,3 +72,58 @@ func.func @rows_and_columns(%indptr: memref<?xi32>, %indices: memref<?xi32>, %b:
   }
   return
 }
+
+// -----
+
+// An accumulation into a coordinate that may fall outside its axis
+// (C[i, k + 1]): the load, the add and the store go under one guard, so
+// that the update keeps the form `c = c + v` that atomic and register
+// accumulation need. Another store to C between the load and the store
+// keeps them apart (the load cannot move down past it).
+// CHECK-LABEL: func.func @shifted
+//       CHECK: sparse_pos.for "sh.1"
+//       CHECK:   %[[K1:.*]] = arith.addi %{{.*}}, %c1
+//       CHECK:   %[[P:.*]] = arith.mulf
+//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[K1]], %arg4 : index
+//  CHECK-NEXT:   scf.if %[[IN]] {
+//  CHECK-NEXT:     %[[OLD:.*]] = sparse_pos.load %[[C:.*]][%{{.*}}, %[[K1]]]
+//  CHECK-NEXT:     %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] : f32
+//  CHECK-NEXT:     sparse_pos.store %[[NEW]], %[[C]][%{{.*}}, %[[K1]]]
+//  CHECK-NEXT:   }
+//       CHECK: sparse_pos.for "apart.1"
+//       CHECK:   scf.if %{{.*}} -> (f32) {
+//  CHECK-NEXT:     sparse_pos.load
+//       CHECK:   scf.if %{{.*}} {
+//  CHECK-NEXT:     sparse_pos.store
+//       CHECK:   scf.if %{{.*}} {
+//  CHECK-NEXT:     sparse_pos.store
+func.func @shifted(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %m: index, %w: index, %feat: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %feat
+  %W = sparse_iter.dense_fixed %w
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %C = sparse_iter.match_buffer %c [%I, %W] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "sh" [%I, %K] "SS" body {
+  ^bb0(%i: index, %k: index):
+    %c1 = arith.constant 1 : index
+    %k1 = arith.addi %k, %c1 : index
+    %old = sparse_iter.load %C[%i, %k1] : !sparse_iter.buffer<2, f32>
+    %av = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    %bv = sparse_iter.load %B[%i, %k] : !sparse_iter.buffer<2, f32>
+    %p = arith.mulf %av, %bv : f32
+    %new = arith.addf %old, %p : f32
+    sparse_iter.store %new, %C[%i, %k1] : !sparse_iter.buffer<2, f32>
+  }
+  sparse_iter.iterate "apart" [%I, %K] "SS" body {
+  ^bb0(%i: index, %k: index):
+    %c1 = arith.constant 1 : index
+    %k1 = arith.addi %k, %c1 : index
+    %old = sparse_iter.load %C[%i, %k1] : !sparse_iter.buffer<2, f32>
+    %av = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %av, %C[%i, %k] : !sparse_iter.buffer<2, f32>
+    %new = arith.addf %old, %av : f32
+    sparse_iter.store %new, %C[%i, %k1] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}

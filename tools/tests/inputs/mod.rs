@@ -5,6 +5,8 @@
 pub const COLUMN_MAXIMA: &str = include_str!("column_maxima.mlir");
 pub const STAGED_BUFFER: &str = include_str!("staged_buffer.mlir");
 pub const MATH_FUNCTIONS: &str = include_str!("math_functions.mlir");
+pub const ROW_SUMS: &str = include_str!("row_sums.mlir");
+pub const SHIFTED_CSC_SPMM: &str = include_str!("shifted_csc_spmm.mlir");
 
 /// `colmax` of `column_maxima.mlir`: the maximum of each of the `m`
 /// columns of the `n x m` matrix `x`.
@@ -24,4 +26,24 @@ pub fn math_functions(x: f32) -> f64 {
         + v.sin()
         + v.cos()
         + a1.powf(1.5)
+}
+
+/// `rowsum` of `row_sums.mlir`: the sum of each row of `a`, in float64.
+pub fn row_sums(a: &sptir_runtime::Csr) -> Vec<f64> {
+    (0..a.rows()).map(|r| a.row(r).map_or(0.0, |(_, values)| values.iter().map(|&v| v as f64).sum())).collect()
+}
+
+/// `shifted` of `shifted_csc_spmm.mlir` with `a` the CSC structure (its
+/// rows are A's columns) and `c` C's values before the kernel, `w` wide.
+pub fn shifted_csc_spmm(a: &sptir_runtime::Csr, b: &[f32], c: &[f32], feat: usize, w: usize) -> Vec<f64> {
+    let mut out: Vec<f64> = c.iter().map(|&v| v as f64).collect();
+    for j in 0..a.rows() {
+        let (rows, values) = a.row(j).unwrap_or((&[], &[]));
+        for (&i, &v) in rows.iter().zip(values) {
+            for k in (0..feat).filter(|k| k + 1 < w) {
+                out[i as usize * w + k + 1] += v as f64 * b[j * feat + k] as f64;
+            }
+        }
+    }
+    out
 }
