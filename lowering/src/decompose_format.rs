@@ -19,7 +19,7 @@ use crate::{
     format_rules::{emit_rules, BuiltinRule},
     ir_builder::{erase, if_else, move_until_terminator, replace_uses, zero_attribute, Builder},
     ir_query::encloses,
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
 use melior::{
@@ -50,9 +50,9 @@ pub const PASS: PassDef = PassDef {
         PassOption {
             name: "rule",
             help: "built-in rule for the CSR buffer of `iteration`: bsr:B, ell:K or hyb:C:W0,W1,... (appends the new format's arrays as function parameters)",
-            required: false,
+            required: false, kind: OptionKind::Text,
         },
-        PassOption { name: "iteration", help: "label of the iteration whose CSR buffer a built-in rule decomposes", required: false },
+        PassOption { name: "iteration", help: "label of the iteration whose CSR buffer a built-in rule decomposes", required: false, kind: OptionKind::Text},
     ],
     dependent_dialects: "arith,scf",
     run,

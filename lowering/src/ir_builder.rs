@@ -322,3 +322,18 @@ pub fn append_params<'c>(
     }
     Some(params)
 }
+
+/// Moves the ops that compute `value` inside `op` to just before it,
+/// operands first; `ir_query::computable_before` must hold for `value`
+/// (arithmetic without side effects, which may run earlier).
+pub fn hoist_before(value: Value<'_, '_>, op: OperationRef<'_, '_>) {
+    if crate::ir_query::defined_outside(value, op) {
+        return;
+    }
+    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return };
+    let owner = result.owner();
+    for operand in owner.operands() {
+        hoist_before(detach(operand), op);
+    }
+    unsafe { melior::ir::operation::OperationRefMut::from_raw(owner.to_raw()) }.move_before(op);
+}

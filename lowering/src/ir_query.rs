@@ -541,6 +541,25 @@ pub const ADDRESS_ONLY: &[&str] = &[
     "gpu.launch_func",
 ];
 
+/// Whether `value` is known before `op` runs: defined outside it, or
+/// arithmetic without side effects on such values (a split's chunk count,
+/// `ceil(n / 4)`), which [`crate::ir_builder::hoist_before`] copies out.
+/// Divisions only by non-zero constants: a copy runs even where `op`
+/// would not have.
+pub fn computable_before(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    if defined_outside(value, op) {
+        return true;
+    }
+    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let owner = result.owner();
+    let name = op_name(&owner);
+    let divides = name.contains("div") || name.contains("rem");
+    name.starts_with("arith.")
+        && owner.region_count() == 0
+        && (!divides || owner.operand(1).ok().and_then(constant_index).is_some_and(|d| d != 0))
+        && owner.operands().all(|operand| computable_before(operand, op))
+}
+
 /// Whether `value` is computed from `base` (through the ops that define it
 /// in the same region, conservatively: any block argument is a leaf).
 pub fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {

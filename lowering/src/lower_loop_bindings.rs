@@ -19,10 +19,10 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, move_until_terminator, replace_uses, Builder},
+    ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        accumulation, constant_index, defined_outside, encloses, holds_sync, op_name, outermost, root_memref,
-        static_shape, touches_memory, LANE_CLUSTERS,
+        accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, op_name, outermost,
+        root_memref, static_shape, touches_memory, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -102,6 +102,11 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
     for &(op, dimension) in &bound {
         let operand = |n| op.operand(n).map(detach).map_err(|_| emit_error(location, "malformed scf.for"));
         let (lower, upper) = (operand(0)?, operand(1)?);
+        // A split's chunk count, computed where the split was.
+        if computable_before(lower, outer) && computable_before(upper, outer) {
+            hoist_before(lower, outer);
+            hoist_before(upper, outer);
+        }
         if !defined_outside(lower, outer) || !defined_outside(upper, outer) {
             return Err(emit_error(
                 op.location(),

@@ -22,6 +22,46 @@ pub struct PassOption {
     pub name: &'static str,
     pub help: &'static str,
     pub required: bool,
+    pub kind: OptionKind,
+}
+
+/// What an option's value must be; checked when the pipeline is parsed,
+/// so that a bad value is a pipeline error, not a pass failure.
+pub enum OptionKind {
+    /// Any text: a label, a rule.
+    Text,
+    /// `true` or `false`.
+    Flag,
+    /// An integer of at least 1.
+    Positive,
+    /// Comma-separated non-negative integers.
+    Indices,
+    /// Comma-separated integers.
+    Integers,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+}
+
+impl OptionKind {
+    /// `Err` with what the value should have been.
+    fn check(&self, value: &str) -> Result<(), String> {
+        let list = |item: fn(&str) -> bool| value.split(',').all(|v| item(v.trim()));
+        let (ok, expected) = match self {
+            OptionKind::Text => (true, String::new()),
+            OptionKind::Flag => (matches!(value, "true" | "false"), "true or false".into()),
+            OptionKind::Positive => (value.parse::<i64>().is_ok_and(|v| v >= 1), "a positive integer".into()),
+            OptionKind::Indices => {
+                (list(|v| v.parse::<usize>().is_ok()), "a comma-separated list of indices (0, 1, ...)".into())
+            }
+            OptionKind::Integers => (list(|v| v.parse::<i64>().is_ok()), "a comma-separated list of integers".into()),
+            OptionKind::OneOf(words) => (words.contains(&value), format!("one of {}", words.join(", "))),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("must be {expected}, got '{value}'"))
+        }
+    }
 }
 
 /// A pass written in Rust.
@@ -76,6 +116,12 @@ impl PassOptions {
                 ));
             }
             let value = value.trim_matches('"').to_string();
+            if let Some(option) = pass.options.iter().find(|option| option.name == key) {
+                option
+                    .kind
+                    .check(&value)
+                    .map_err(|message| format!("option '{key}' of pass '{}' {message}", pass.argument))?;
+            }
             if values.insert(key.to_string(), value).is_some() {
                 return Err(format!("option '{key}' of pass '{}' is given twice", pass.argument));
             }
@@ -92,17 +138,26 @@ impl PassOptions {
         self.values.get(name).map(String::as_str)
     }
 
-    /// A comma-separated list of non-negative integers.
-    pub fn index_list(&self, name: &str) -> Result<Option<Vec<usize>>, String> {
-        let Some(text) = self.get(name) else { return Ok(None) };
-        text.split(',')
-            .map(|item| {
-                item.trim()
-                    .parse::<usize>()
-                    .map_err(|_| format!("option '{name}' must be a comma-separated list of indices, got '{text}'"))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some)
+    /// An [`OptionKind::Flag`]: false when not given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.get(name) == Some("true")
+    }
+
+    /// An [`OptionKind::Positive`] or [`OptionKind::Integers`] value, one
+    /// integer or a comma-separated list; empty when not given.
+    pub fn integers(&self, name: &str) -> Vec<i64> {
+        self.list(name)
+    }
+
+    /// An [`OptionKind::Indices`] value; empty when not given.
+    pub fn indices(&self, name: &str) -> Vec<usize> {
+        self.list(name)
+    }
+
+    /// `parse` checked the value against its kind: items that do not
+    /// parse come only from a pass asking for the wrong kind.
+    fn list<T: std::str::FromStr>(&self, name: &str) -> Vec<T> {
+        self.get(name).map_or_else(Vec::new, |text| text.split(',').filter_map(|v| v.trim().parse().ok()).collect())
     }
 }
 
@@ -244,8 +299,12 @@ mod tests {
         argument: "fake",
         description: "",
         options: &[
-            PassOption { name: "a", help: "needed", required: true },
-            PassOption { name: "b", help: "", required: false },
+            PassOption { name: "a", help: "needed", required: true, kind: OptionKind::Indices },
+            PassOption { name: "b", help: "", required: false, kind: OptionKind::Text },
+            PassOption { name: "f", help: "", required: false, kind: OptionKind::Flag },
+            PassOption { name: "p", help: "", required: false, kind: OptionKind::Positive },
+            PassOption { name: "w", help: "", required: false, kind: OptionKind::OneOf(&["x", "y"]) },
+            PassOption { name: "n", help: "", required: false, kind: OptionKind::Integers },
         ],
         dependent_dialects: "",
         run: fake,
@@ -256,12 +315,28 @@ mod tests {
         let options = PassOptions::parse(&PASS, "a=1,2 b=\"x y\"").unwrap();
         assert_eq!(options.get("a"), Some("1,2"));
         assert_eq!(options.get("b"), Some("x y"));
-        assert_eq!(options.index_list("a").unwrap(), Some(vec![1, 2]));
+        assert_eq!(options.indices("a"), vec![1, 2]);
+        assert!(!options.flag("f"));
+        assert!(options.integers("n").is_empty());
         assert!(PassOptions::parse(&PASS, "b=1").unwrap_err().contains("needs option 'a'"));
         assert!(PassOptions::parse(&PASS, "a=1 c=2").unwrap_err().contains("unknown option 'c'"));
         assert!(PassOptions::parse(&PASS, "a=1 a=2").unwrap_err().contains("twice"));
         assert!(PassOptions::parse(&PASS, "a=\"1").is_err());
-        let bad = PassOptions::parse(&PASS, "a=1,x").unwrap();
-        assert!(bad.index_list("a").unwrap_err().contains("list of indices"));
+        let checked = PassOptions::parse(&PASS, "a=0 f=true p=3 w=y n=-2,5").unwrap();
+        assert!(checked.flag("f"));
+        assert_eq!(checked.integers("p"), vec![3]);
+        assert_eq!(checked.integers("n"), vec![-2, 5]);
+        for (bad, message) in [
+            ("a=1,x", "option 'a' of pass 'fake' must be a comma-separated list of indices (0, 1, ...), got '1,x'"),
+            ("a=-1", "list of indices"),
+            ("a=1 f=yes", "option 'f' of pass 'fake' must be true or false, got 'yes'"),
+            ("a=1 p=0", "must be a positive integer, got '0'"),
+            ("a=1 p=99999999999999999999", "positive integer"),
+            ("a=1 w=z", "must be one of x, y, got 'z'"),
+            ("a=1 n=1,,2", "list of integers"),
+        ] {
+            let error = PassOptions::parse(&PASS, bad).unwrap_err();
+            assert!(error.contains(message), "{bad}: {error}");
+        }
     }
 }

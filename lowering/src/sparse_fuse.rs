@@ -4,7 +4,7 @@
 //! child of the one before it; `lower-sparse-iter` then walks the flat
 //! positions of the last axis and recovers the others.
 
-use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
+use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
 use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::DenseI64ArrayAttribute,
@@ -16,16 +16,20 @@ pub const PASS: PassDef = PassDef {
     argument: "sparse-fuse",
     description: "Fuse consecutive loops of a stage I sparse iteration (iteration=LABEL loops=P0,P1,...)",
     options: &[
-        PassOption { name: "iteration", help: "label of the sparse iteration", required: true },
-        PassOption { name: "loops", help: "consecutive loop positions to fuse into one, e.g. 0,1", required: true },
+        PassOption { name: "iteration", help: "label of the sparse iteration", required: true, kind: OptionKind::Text },
+        PassOption {
+            name: "loops",
+            help: "consecutive loop positions to fuse into one, e.g. 0,1",
+            required: true,
+            kind: OptionKind::Indices,
+        },
     ],
     dependent_dialects: "",
     run,
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let loops =
-        options.index_list("loops").map_err(|message| emit_error(root.location(), message))?.unwrap_or_default();
+    let loops = options.indices("loops");
     for op in scheduled_iterations(root, options, "sparse-fuse")? {
         fuse(op, &loops)?;
     }

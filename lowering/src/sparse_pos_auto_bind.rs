@@ -12,7 +12,7 @@
 //! completes a partial hand schedule. Correct for any stage II program;
 //! fast only where the threads have work; hand schedules do better.
 
-use crate::ir_query::{accumulation, constant_index, constant_of, defined_outside, evaluate_index, outermost};
+use crate::ir_query::{accumulation, computable_before, constant_index, constant_of, evaluate_index, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
@@ -35,10 +35,19 @@ fn is_loop(op: &OperationRef<'_, '_>) -> bool {
     op.name().as_string_ref().as_str() == Ok(FOR)
 }
 
+/// Whether a loop is marked to become vector lanes or copies of its body
+/// in a thread (`sparse-pos-vectorize`, `sparse-pos-unroll`): it is part of
+/// one thread's work, never threads itself.
+fn marked_for_one_thread(op: &OperationRef<'_, '_>) -> bool {
+    op.has_attribute("vectorize") || op.has_attribute("unroll")
+}
+
+/// Whether a loop that threads could share sits under `op`.
 fn contains_loop(op: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     op.walk(WalkOrder::PreOrder, |inner| {
-        if inner.to_raw().ptr != op.to_raw().ptr && inner.name().as_string_ref().as_str() == Ok(FOR) {
+        let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        if inner.to_raw().ptr != op.to_raw().ptr && is_loop(&inner) && !marked_for_one_thread(&inner) {
             found = true;
             return WalkResult::Interrupt;
         }
@@ -47,9 +56,10 @@ fn contains_loop(op: OperationRef<'_, '_>) -> bool {
     found
 }
 
-/// Whether `value` is known outside `outer`: defined there, or a constant.
+/// Whether `value` is known outside `outer`: a constant, or what
+/// `lower-loop-bindings` can compute before the launch.
 fn outside(value: Value<'_, '_>, outer: OperationRef<'_, '_>) -> bool {
-    constant_of(value).is_some() || defined_outside(value, outer)
+    constant_of(value).is_some() || computable_before(value, outer)
 }
 
 /// Equal values, or constants of equal value.
@@ -374,6 +384,7 @@ fn thread_loops<'c, 'a>(
         let candidate = is_loop(&op)
             && op.to_raw().ptr != top.to_raw().ptr
             && !op.has_attribute("bind")
+            && !marked_for_one_thread(&op)
             && loop_kind(op) == LoopKind::Spatial
             && !excluded(op)
             && op.operands().all(|bound| outside(bound, top));
@@ -389,7 +400,11 @@ fn contains_spatial_loop(op: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     op.walk(WalkOrder::PreOrder, |inner| {
         let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
-        if inner.to_raw().ptr != op.to_raw().ptr && is_loop(&inner) && loop_kind(inner) == LoopKind::Spatial {
+        if inner.to_raw().ptr != op.to_raw().ptr
+            && is_loop(&inner)
+            && !marked_for_one_thread(&inner)
+            && loop_kind(inner) == LoopKind::Spatial
+        {
             found = true;
             return WalkResult::Interrupt;
         }

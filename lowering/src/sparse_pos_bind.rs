@@ -9,7 +9,7 @@
 //! (`gpu.subgroup_reduce`) and one thread writes the total, so the loop
 //! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
-use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
+use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, named_loops, LoopKind};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
@@ -22,21 +22,29 @@ pub const PASS: PassDef = PassDef {
     description:
         "Bind a stage II loop to a GPU dimension (loop=LABEL to=blockIdx.x|..|threadIdx.z [atomic=true|shuffle=true])",
     options: &[
-        PassOption { name: "loop", help: "label of the sparse_pos.for to bind", required: true },
+        PassOption {
+            name: "loop",
+            help: "label of the sparse_pos.for to bind",
+            required: true,
+            kind: OptionKind::Text,
+        },
         PassOption {
             name: "to",
             help: "blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y or threadIdx.z",
             required: true,
+            kind: OptionKind::OneOf(&DIMENSIONS),
         },
         PassOption {
             name: "atomic",
             help: "true to allow binding a reduction loop (its writes become atomic)",
             required: false,
+            kind: OptionKind::Flag,
         },
         PassOption {
             name: "shuffle",
             help: "true to allow binding a reduction loop to threadIdx.x (partial sums meet in a warp shuffle)",
             required: false,
+            kind: OptionKind::Flag,
         },
     ],
     dependent_dialects: "",
@@ -51,21 +59,9 @@ pub const DIMENSIONS: [&str; 6] =
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("loop").unwrap_or_default();
+    // The option parser made sure `to` is one of DIMENSIONS.
     let to = options.get("to").unwrap_or_default();
-    if !DIMENSIONS.contains(&to) {
-        return Err(emit_error(
-            root.location(),
-            format!("sparse-pos-bind: cannot bind to '{to}'; expected one of {}", DIMENSIONS.join(", ")),
-        ));
-    }
-    let flag = |name: &str| match options.get(name) {
-        None | Some("false") => Ok(false),
-        Some("true") => Ok(true),
-        Some(other) => {
-            Err(emit_error(root.location(), format!("sparse-pos-bind: {name} must be true or false, got '{other}'")))
-        }
-    };
-    let (atomic, shuffle) = (flag("atomic")?, flag("shuffle")?);
+    let (atomic, shuffle) = (options.flag("atomic"), options.flag("shuffle"));
     if shuffle && (atomic || to != "threadIdx.x") {
         return Err(emit_error(
             root.location(),
@@ -90,6 +86,14 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         }
         if op.has_attribute("bind") {
             return Err(emit_error(op.location(), format!("sparse-pos-bind: loop \"{label}\" is already bound")));
+        }
+        // A bound loop becomes one position a thread: nothing would be
+        // left to vectorize or unroll (the two refuse bound loops, too).
+        if let Some(mark) = ["vectorize", "unroll"].into_iter().find(|&mark| op.has_attribute(mark)) {
+            return Err(emit_error(
+                op.location(),
+                format!("sparse-pos-bind: loop \"{label}\" is marked to {mark}; bind a loop around it instead (split it first with sparse-pos-split)"),
+            ));
         }
         let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
         op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());

@@ -23,7 +23,7 @@ use crate::{
     buffer::BufferDef,
     ir_builder::{erase, if_else, replace_uses, Builder},
     ir_query::{constant_index, defined_outside, enclosing_function, op_name, speculatable},
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{constant_trip, insert_loop, kind_attribute, loop_position, named_loops, LoopKind},
 };
 use melior::{
@@ -43,7 +43,12 @@ pub const PASS: PassDef = PassDef {
     argument: "sparse-pos-cache-read",
     description:
         "Stage what a loop of constant trip count reads into shared tiles, copied by a loop LABEL.cache (loop=LABEL)",
-    options: &[PassOption { name: "loop", help: "label of the sparse_pos.for whose reads are cached", required: true }],
+    options: &[PassOption {
+        name: "loop",
+        help: "label of the sparse_pos.for whose reads are cached",
+        required: true,
+        kind: OptionKind::Text,
+    }],
     dependent_dialects: "arith,memref,scf",
     run,
 };

@@ -13,7 +13,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{
         insert_loop, loop_kind, loop_label, loop_position, parent_loop, perfect_nest, two_loops, LoopKind,
     },
@@ -36,6 +36,7 @@ pub const PASS: PassDef = PassDef {
         name: "loops",
         help: "two loop labels, outermost first; the second must be directly inside the first",
         required: true,
+        kind: OptionKind::Text,
     }],
     dependent_dialects: "arith",
     run,

@@ -11,7 +11,7 @@
 
 use crate::{
     ir_builder::move_until_terminator,
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{loop_label, parent_loop, perfect_nest, two_loops},
 };
 use melior::ir::{
@@ -28,6 +28,7 @@ pub const PASS: PassDef = PassDef {
         name: "loops",
         help: "two loop labels in their new order, outermost first; one must be directly inside the other",
         required: true,
+        kind: OptionKind::Text,
     }],
     dependent_dialects: "",
     run,

@@ -11,7 +11,7 @@
 use crate::{
     axis::detach,
     ir_builder::Builder,
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{insert_loop, loop_position, named_loops, replace_loop},
 };
 use melior::{
@@ -34,12 +34,23 @@ pub const PASS: PassDef = PassDef {
     argument: "sparse-pos-split",
     description: "Split a stage II loop into LABEL.o (chunks) and LABEL.i (factor positions) (loop=LABEL factor=F)",
     options: &[
-        PassOption { name: "loop", help: "label of the sparse_pos.for to split", required: true },
-        PassOption { name: "factor", help: "positions per chunk, at least 1", required: true },
+        PassOption {
+            name: "loop",
+            help: "label of the sparse_pos.for to split",
+            required: true,
+            kind: OptionKind::Text,
+        },
+        PassOption {
+            name: "factor",
+            help: "positions per chunk, at least 1",
+            required: true,
+            kind: OptionKind::Positive,
+        },
         PassOption {
             name: "clamp",
             help: "true: the inner loop ends at the original bound instead of guarding its body",
             required: false,
+            kind: OptionKind::Flag,
         },
     ],
     dependent_dialects: "arith,scf",
@@ -48,25 +59,9 @@ pub const PASS: PassDef = PassDef {
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("loop").unwrap_or_default();
-    let factor = options.get("factor").and_then(|f| f.parse::<i64>().ok()).filter(|&f| f >= 1).ok_or_else(|| {
-        emit_error(
-            root.location(),
-            format!(
-                "sparse-pos-split: factor must be a positive integer, got '{}'",
-                options.get("factor").unwrap_or_default()
-            ),
-        )
-    })?;
-    let clamp = match options.get("clamp").unwrap_or("false") {
-        "true" => true,
-        "false" => false,
-        other => {
-            return Err(emit_error(
-                root.location(),
-                format!("sparse-pos-split: clamp must be true or false, got '{other}'"),
-            ))
-        }
-    };
+    // The option parser made sure of a positive factor.
+    let factor = options.integers("factor").first().copied().unwrap_or(1);
+    let clamp = options.flag("clamp");
     let loops = named_loops("sparse-pos-split", root, label)?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };

@@ -5,7 +5,7 @@
 //! the rewrite at stage III.
 
 use crate::{
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{constant_trip, named_loops},
 };
 use melior::ir::{
@@ -17,7 +17,12 @@ pub const PASS: PassDef = PassDef {
     name: "SparsePosUnroll",
     argument: "sparse-pos-unroll",
     description: "Mark a stage II loop of constant trip count (at most 64) to be unrolled at stage III (loop=LABEL)",
-    options: &[PassOption { name: "loop", help: "label of the sparse_pos.for to unroll", required: true }],
+    options: &[PassOption {
+        name: "loop",
+        help: "label of the sparse_pos.for to unroll",
+        required: true,
+        kind: OptionKind::Text,
+    }],
     dependent_dialects: "",
     run,
 };

@@ -9,7 +9,7 @@
 
 use crate::{
     ir_query::op_name,
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{constant_trip, named_loops, FOR},
 };
 use melior::ir::{
@@ -22,7 +22,12 @@ pub const PASS: PassDef = PassDef {
     name: "SparsePosVectorize",
     argument: "sparse-pos-vectorize",
     description: "Mark a stage II loop of constant trip count 2 or 4 to run as vector loads and stores (loop=LABEL)",
-    options: &[PassOption { name: "loop", help: "label of the sparse_pos.for to vectorize", required: true }],
+    options: &[PassOption {
+        name: "loop",
+        help: "label of the sparse_pos.for to vectorize",
+        required: true,
+        kind: OptionKind::Text,
+    }],
     dependent_dialects: "",
     run,
 };

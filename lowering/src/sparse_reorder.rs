@@ -7,7 +7,7 @@
 //! unchanged; only the axis list, kinds and argument order move.
 
 use crate::ir_builder::replace_uses;
-use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions};
+use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
 use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
@@ -22,11 +22,12 @@ pub const PASS: PassDef = PassDef {
     argument: "sparse-reorder",
     description: "Reorder the loops of a stage I sparse iteration (iteration=LABEL order=P0,P1,...)",
     options: &[
-        PassOption { name: "iteration", help: "label of the sparse iteration", required: true },
+        PassOption { name: "iteration", help: "label of the sparse iteration", required: true, kind: OptionKind::Text },
         PassOption {
             name: "order",
             help: "new loop order as a permutation of loop positions, e.g. 0,2,1",
             required: true,
+            kind: OptionKind::Indices,
         },
     ],
     dependent_dialects: "",
@@ -34,8 +35,7 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let order =
-        options.index_list("order").map_err(|message| emit_error(root.location(), message))?.unwrap_or_default();
+    let order = options.indices("order");
     for iteration in scheduled_iterations(root, options, "sparse-reorder")? {
         reorder(iteration, &order)?;
     }

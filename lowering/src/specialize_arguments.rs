@@ -9,7 +9,7 @@
 
 use crate::{
     ir_builder::{replace_uses, Builder},
-    pass_registry::{emit_error, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
 };
 use melior::ir::{
     attribute::StringAttribute,
@@ -24,9 +24,24 @@ pub const PASS: PassDef = PassDef {
     argument: "specialize-arguments",
     description: "Compile a function for known values of index arguments (function=NAME args=I,J values=V,W)",
     options: &[
-        PassOption { name: "function", help: "symbol name of the func.func to specialize", required: true },
-        PassOption { name: "args", help: "comma-separated positions of its index arguments", required: true },
-        PassOption { name: "values", help: "comma-separated values, one for each of args", required: true },
+        PassOption {
+            name: "function",
+            help: "symbol name of the func.func to specialize",
+            required: true,
+            kind: OptionKind::Text,
+        },
+        PassOption {
+            name: "args",
+            help: "comma-separated positions of its index arguments",
+            required: true,
+            kind: OptionKind::Indices,
+        },
+        PassOption {
+            name: "values",
+            help: "comma-separated values, one for each of args",
+            required: true,
+            kind: OptionKind::Integers,
+        },
     ],
     dependent_dialects: "arith",
     run,
@@ -35,19 +50,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let fail = |message: String| emit_error(root.location(), format!("specialize-arguments: {message}"));
     let name = options.get("function").unwrap_or_default();
-    let args = options.index_list("args").map_err(fail)?.unwrap_or_default();
-    let values = options
-        .get("values")
-        .unwrap_or_default()
-        .split(',')
-        .map(|item| item.trim().parse::<i64>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| {
-            fail(format!(
-                "option 'values' must be a comma-separated list of integers, got '{}'",
-                options.get("values").unwrap_or_default()
-            ))
-        })?;
+    let (args, values) = (options.indices("args"), options.integers("values"));
     if args.len() != values.len() {
         return Err(fail(format!("{} args but {} values", args.len(), values.len())));
     }

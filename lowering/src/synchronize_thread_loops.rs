@@ -18,7 +18,7 @@
 use crate::{
     axis::detach,
     ir_builder::Builder,
-    ir_query::{encloses, op_name, root_memref, VIEWS},
+    ir_query::{encloses, op_name, position, root_memref, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
@@ -82,6 +82,8 @@ fn label(op: OperationRef<'_, '_>) -> String {
 fn describe(op: OperationRef<'_, '_>) -> String {
     if is_thread_loop(&op) {
         format!("loop \"{}\" ({})", label(op), binding(&op).map(|d| DIMENSIONS[d]).unwrap_or("sequential"))
+    } else if is_sequential_loop(&op) && op.has_attribute("sptir.label") {
+        format!("sequential loop \"{}\"", label(op))
     } else {
         format!("the {} that every thread runs", op_name(&op))
     }
@@ -114,9 +116,9 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
             if !is_thread_loop(&first) && !is_thread_loop(&second) {
                 continue;
             }
-            if !conflicts(outer, &accesses[i], &accesses[j]) {
+            let Some(pair) = conflict(outer, &accesses[i], &accesses[j]) else {
                 continue;
-            }
+            };
             // The innermost op around both, and the sequential loop
             // around both whose next iteration follows this one.
             // A loop conflicts with itself only across iterations of a
@@ -132,12 +134,20 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
             }
             let thread_parent = around.iter().copied().find(is_thread_loop);
             if let Some(parent) = thread_parent {
+                let (what, inside, advice) = match repeat.filter(|_| i == j) {
+                    Some(repeat) => (
+                        format!("its other threads touch in another iteration of {}", describe(repeat)),
+                        "it is",
+                        "in every iteration",
+                    ),
+                    None => (format!("{} touches from other threads", describe(first)), "both are", "in both"),
+                };
                 return Err(emit_error(
                     second.location(),
                     format!(
-                        "synchronize-thread-loops: {} touches memory that {} touches from other threads, and both are inside {}, where no barrier can be reached by every thread of the block; map elements to threads the same way in both",
+                        "synchronize-thread-loops: {} touches memory that {what} ({}), and {inside} inside {}, where no barrier can be reached by every thread of the block; map elements to threads the same way {advice}",
                         describe(second),
-                        describe(first),
+                        describe_pair(pair),
                         describe(parent)
                     ),
                 ));
@@ -171,22 +181,41 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
     Ok(())
 }
 
-/// Whether the two loops' accesses meet on some memory from different
+/// Where the two loops' accesses meet on some memory from different
 /// threads: one writes what the other reads or writes (two atomic
-/// additions commute), and the elements do not stay with one thread.
-fn conflicts(outer: OperationRef<'_, '_>, first: &[Access<'_>], second: &[Access<'_>]) -> bool {
+/// additions commute), and the elements do not stay with one thread. The
+/// first such pair of accesses, one from each.
+fn conflict<'c>(
+    outer: OperationRef<'_, '_>,
+    first: &[Access<'c>],
+    second: &[Access<'c>],
+) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
     let mut memories: Vec<usize> = first.iter().map(|a| a.memory).collect();
     memories.dedup();
-    memories.into_iter().any(|memory| {
+    memories.into_iter().find_map(|memory| {
         let here: Vec<&Access> = first.iter().filter(|a| a.memory == memory).collect();
         let there: Vec<&Access> = second.iter().filter(|a| a.memory == memory).collect();
-        let meet = here.iter().any(|a| {
+        let meet = here.iter().find_map(|a| {
             there
                 .iter()
-                .any(|b| !matches!((a.kind, b.kind), (Kind::Read, Kind::Read) | (Kind::AtomicAdd, Kind::AtomicAdd)))
+                .find(|b| !matches!((a.kind, b.kind), (Kind::Read, Kind::Read) | (Kind::AtomicAdd, Kind::AtomicAdd)))
+                .map(|b| (a.op, b.op))
         });
-        meet && !stays_with_thread(outer, here.iter().chain(&there).map(|a| a.op))
+        meet.filter(|_| !stays_with_thread(outer, here.iter().chain(&there).map(|a| a.op)))
     })
+}
+
+/// "the memref.store at line 3:5 and the memref.load at line 7:9" (the
+/// module's file, which the diagnostic names).
+fn describe_pair((a, b): (OperationRef<'_, '_>, OperationRef<'_, '_>)) -> String {
+    let one = |op: OperationRef| match position(op.location()) {
+        Some(at) => format!("the {} at line {}:{}", op_name(&op), at.line, at.column),
+        None => format!("a {}", op_name(&op)),
+    };
+    if a == b {
+        return one(a);
+    }
+    format!("{} and {}", one(a), one(b))
 }
 
 /// Every access has the same index and guards as the first.

@@ -3,6 +3,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=SHARED
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %s -p 'builtin.module(lower-loop-bindings)' | FileCheck %s --check-prefix=REPEAT
+// RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-bind{loop=cscmm.2.o to=threadIdx.x},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=CHUNKS
 
 // Rows are blocks and features threads; the grid size is the row loop's
 // trip count, the block's the feature loop's up to 1024: a size only the
@@ -24,6 +25,16 @@
 //       CHECK: scf.for {{.*}} {
 //       CHECK: } {sptir.kind = "reduction", sptir.label = "csrmm.1"}
 //       CHECK: gpu.terminator
+
+// Feature chunks of 4 on threads: the chunk count, computed inside the
+// column loop where the split was, moves before the launch that needs it
+// for its block size.
+// CHUNKS-LABEL: func.func @csc_spmm
+//       CHUNKS: gpu.launch
+//       CHUNKS: %[[CHUNKS:.*]] = arith.ceildivui %{{.*}}, %c4 : index
+//       CHUNKS: %[[COUNT:.*]] = arith.subi %[[CHUNKS]], %c0
+//       CHUNKS: %[[THREADS:.*]] = arith.minui %[[COUNT]],
+//       CHUNKS: gpu.launch blocks{{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
 
 // A reduction over blocks: its stores are marked for atomic additions
 // (lower-atomic-accumulations makes them atomic).

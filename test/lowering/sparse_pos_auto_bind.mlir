@@ -1,5 +1,14 @@
 // RUN: sptir-opt %s --split-input-file --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s
 // RUN: sptir-opt %s --split-input-file --sptir-to-gpu -o /dev/null
+// RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=VECTOR
+
+// A loop marked to vectorize is one thread's lanes, never threads: the
+// loop around it (the feature chunks, whose count is computed inside the
+// column loop) takes threadIdx.x.
+//  VECTOR-LABEL: func.func @csc_spmm
+//        VECTOR: sparse_pos.for "cscmm.0" reduction {{.*}} attributes {atomic, bind = "blockIdx.x"}
+//        VECTOR: sparse_pos.for "cscmm.2.o" spatial {{.*}} attributes {bind = "threadIdx.x"}
+//        VECTOR: sparse_pos.for "cscmm.2.i" spatial {{.*}} attributes {vectorize = 4 : index}
 
 // The default schedule binds the outermost loop to blocks, atomically when
 // it is a reduction whose updates are sums (integers too), and the

@@ -1,9 +1,10 @@
 // RUN: sptir-opt %s --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=r to=threadIdx.x})'
-// RUN: sptir-opt %S/Inputs/bind_bad_dimension.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=r to=warp.x})'
+// RUN: not sptir-opt %S/Inputs/bind_bad_dimension.mlir -p 'builtin.module(sparse-pos-bind{loop=r to=warp.x})' 2>&1 | FileCheck %S/Inputs/bind_bad_dimension.mlir
 // RUN: sptir-opt %S/Inputs/bind_missing_loop.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=nope to=blockIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_shuffle_on_y.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=r to=threadIdx.y shuffle=true})'
 // RUN: sptir-opt %S/Inputs/bind_shuffle_atomic.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=r to=threadIdx.x shuffle=true atomic=true})'
 // RUN: sptir-opt %S/Inputs/bind_shuffle_spatial.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x shuffle=true})'
+// RUN: sptir-opt %S/Inputs/bind_marked.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=v to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_twice.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x},sparse-pos-bind{loop=s to=threadIdx.x})'
 
 // Threads of one reduction would race on %out.

@@ -37,7 +37,7 @@
 //  CLAMP-NOT: scf.if
 //      CLAMP: sparse_pos.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}]
 
-// BADCLAMP: sparse-pos-split: clamp must be true or false, got 'maybe'
-// ZERO: sparse-pos-split: factor must be a positive integer, got '0'
+// BADCLAMP: option 'clamp' of pass 'sparse-pos-split' must be true or false, got 'maybe'
+// ZERO: option 'factor' of pass 'sparse-pos-split' must be a positive integer, got '0'
 // MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"
 // BOUND: sparse-pos-split: loop "csrmm.0" is already bound; split before binding

@@ -53,5 +53,5 @@ func.func private @declared(%n: index) -> index
 // RANGE: error: specialize-arguments: @two has 3 arguments, so it has no argument 3
 // TWICE: error: specialize-arguments: argument 1 is named twice
 // COUNT: error: specialize-arguments: 2 args but 1 values
-// VALUES: error: specialize-arguments: option 'values' must be a comma-separated list of integers, got 'x'
+// VALUES: option 'values' of pass 'specialize-arguments' must be a comma-separated list of integers, got 'x'
 // BODY: error: specialize-arguments: @declared has no body

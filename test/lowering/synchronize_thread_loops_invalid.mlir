@@ -12,11 +12,34 @@ func.func @inside_thread_loop(%m: memref<?xf32>, %rows: index) {
     scf.for %t = %c0 to %c16 step %c1 {
       memref.store %zero, %m[%t] : memref<?xf32>
     } {bind = "threadIdx.x", sptir.label = "zero"}
-    // expected-error@+1 {{synchronize-thread-loops: loop "reverse" (threadIdx.x) touches memory that loop "zero" (threadIdx.x) touches from other threads, and both are inside loop "rows" (threadIdx.y), where no barrier can be reached by every thread of the block}}
+    // expected-error@+1 {{synchronize-thread-loops: loop "reverse" (threadIdx.x) touches memory that loop "zero" (threadIdx.x) touches from other threads (the memref.store at line 13:7 and the memref.store at line 18:7), and both are inside loop "rows" (threadIdx.y), where no barrier can be reached by every thread of the block}}
     scf.for %t = %c0 to %c16 step %c1 {
       %e = arith.subi %c15, %t : index
       memref.store %zero, %m[%e] : memref<?xf32>
     } {bind = "threadIdx.x", sptir.label = "reverse"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}
+
+// -----
+
+// A thread loop that reads what its other threads wrote in the previous
+// step of a sequential loop, all inside rows on threadIdx.y: the loop is
+// named once, with the loop whose steps it spans.
+func.func @across_steps(%m: memref<?xf32>, %rows: index, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c15 = arith.constant 15 : index
+  %c16 = arith.constant 16 : index
+  scf.for %y = %c0 to %rows step %c1 {
+    scf.for %s = %c0 to %steps step %c1 {
+      // expected-error@+1 {{synchronize-thread-loops: loop "lanes" (threadIdx.x) touches memory that its other threads touch in another iteration of sequential loop "steps" (the memref.load at line 39:14 and the memref.store at line 40:9), and it is inside loop "rows" (threadIdx.y), where no barrier can be reached by every thread of the block}}
+      scf.for %t = %c0 to %c16 step %c1 {
+        %e = arith.subi %c15, %t : index
+        %v = memref.load %m[%e] : memref<?xf32>
+        memref.store %v, %m[%t] : memref<?xf32>
+      } {bind = "threadIdx.x", sptir.label = "lanes"}
+    } {sptir.label = "steps"}
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }

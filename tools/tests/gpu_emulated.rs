@@ -333,6 +333,34 @@ fn fused_loops_on_threads() {
     }
 }
 
+/// Feature chunks of 4 on threads, each thread's chunk a vector: the
+/// thread loop runs ceil(feat / 4) times, computed where the split was,
+/// which the launch computes first. Left to the default schedule, the
+/// chunks stay in their thread (the vector loop is no thread loop).
+#[test]
+fn vector_chunks_on_threads() {
+    for a in matrices() {
+        for feat in [1, 6, 13, 32] {
+            check(
+                Op::Spmm,
+                Format::Csr,
+                "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-vectorize{loop=csrmm.2.i},\
+                 sparse-pos-bind{loop=csrmm.2.o to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=4},\
+                 sparse-pos-bind{loop=csrmm.init.1.o to=threadIdx.x},",
+                &a,
+                feat,
+            );
+            check(
+                Op::Spmm,
+                Format::Csr,
+                "sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-vectorize{loop=csrmm.2.i},",
+                &a,
+                feat,
+            );
+        }
+    }
+}
+
 /// Unrolled feature chunks (SpMM) and dot-product chunks (SDDMM).
 #[test]
 fn unrolled_chunks() {
