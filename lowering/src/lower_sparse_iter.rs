@@ -8,7 +8,9 @@
 //! positions: an access whose coordinate is the one a loop walks uses that
 //! loop's position; a dense axis's position is its coordinate; any other
 //! sparse coordinate is looked up with a binary search (`sparse_pos.find`),
-//! and a load of a coordinate that is not stored reads the default value.
+//! and a load of a coordinate that is not stored reads the default value,
+//! a store there goes nowhere, and an accumulation there (`B[c] = B[c] + v`)
+//! is skipped as a whole, keeping its form for atomic and register sums.
 
 use crate::{
     aux_buffers::AuxBuffers,
