@@ -17,6 +17,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/TypeID.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -144,12 +145,15 @@ extern "C" void sptirRegisterPassPipeline(MlirStringRef argument,
       -> std::optional<std::string> {
     llvm::SmallVector<llvm::StringRef> items;
     list.split(items, ' ', -1, /*KeepEmpty=*/false);
+    llvm::StringSet<> given;
     for (llvm::StringRef item : items) {
       auto [key, value] = item.split('=');
       if (value.empty())
         return ("option '" + key + "' needs a value (key=value)").str();
       if (known && !known->count(key))
         return ("unknown option '" + key + "'").str();
+      if (!given.insert(key).second)
+        return ("option '" + key + "' is given twice").str();
       into[key] = value.str();
     }
     return std::nullopt;

@@ -12,7 +12,9 @@
 //! completes a partial hand schedule. Correct for any stage II program;
 //! fast only where the threads have work; hand schedules do better.
 
-use crate::ir_query::{accumulation, computable_before, constant_index, constant_of, evaluate_index, outermost};
+use crate::ir_query::{
+    accumulation, computable_before, constant_index, constant_of, encloses, evaluate_index, outermost,
+};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
@@ -316,6 +318,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
         bind(top, "blockIdx.x", reduction);
     }
     if binds(top, "threadIdx.x") {
+        complete_thread_loops(context, top);
         return;
     }
     // Innermost spatial loops first; else spatial loops whose inner loops
@@ -368,6 +371,33 @@ fn schedule(mut top: OperationRef<'_, '_>) {
         if (1..MIN_BLOCK_THREADS).contains(&width) {
             let rows = 1i64 << (BLOCK_THREADS / width).ilog2();
             split_into_blocks(context, top, "threadIdx.y", rows);
+        }
+    }
+}
+
+/// A hand schedule bound some loop to threadIdx.x (a feature loop): the
+/// unbound loops that could be the same threads, with the same bounds and
+/// outside every loop bound to threadIdx.x (an init nest's feature loop),
+/// take it too, as the default schedule would have bound them together;
+/// otherwise each thread would repeat their stores.
+fn complete_thread_loops(context: &melior::Context, top: OperationRef<'_, '_>) {
+    let mut bound = Vec::new();
+    top.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let dimension = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        if is_loop(&op) && dimension.is_some_and(|d| d.value() == "threadIdx.x") {
+            bound.push(op);
+        }
+        WalkResult::Advance
+    });
+    let Some(first) = bound.first().copied() else { return };
+    let bounds: Vec<Value> = first.operands().collect();
+    for op in thread_loops(top, contains_loop) {
+        let same_bounds = op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b));
+        let apart = bound.iter().all(|&b| b != op && !encloses(b, op) && !encloses(op, b));
+        if same_bounds && apart {
+            unsafe { OperationRefMut::from_raw(op.to_raw()) }
+                .set_discardable_attribute("bind", StringAttribute::new(context, "threadIdx.x").into());
         }
     }
 }

@@ -1,6 +1,15 @@
 // RUN: sptir-opt %s --split-input-file --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s
 // RUN: sptir-opt %s --split-input-file --sptir-to-gpu -o /dev/null
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=VECTOR
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.2 to=threadIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=PARTIAL
+
+// A hand schedule that binds only the feature loop to threadIdx.x: the
+// init nest's feature loop, of the same bounds, takes the same threads.
+// PARTIAL-LABEL: func.func @csr_spmm
+//       PARTIAL: sparse_pos.for "csrmm.0" spatial {{.*}} {bind = "blockIdx.x"}
+//       PARTIAL: sparse_pos.for "csrmm.init.1" spatial {{.*}} {bind = "threadIdx.x"}
+//       PARTIAL: sparse_pos.for "csrmm.1" reduction
+//       PARTIAL: sparse_pos.for "csrmm.2" spatial {{.*}} {bind = "threadIdx.x"}
 
 // A loop marked to vectorize is one thread's lanes, never threads: the
 // loop around it (the feature chunks, whose count is computed inside the

@@ -3,6 +3,7 @@
 // RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chp=sm_80})' 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chip=sm_100})' 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chip=bogus})' 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(sptir-to-gpu{chip=sm_80 chip=sm_90})' 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-split{loop=csrmm.2.i factor=4},sparse-pos-vectorize{loop=csrmm.2.i.i},sparse-pos-bind{loop=csrmm.2.i.o to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-split{loop=csrmm.init.1.i factor=4},sparse-pos-vectorize{loop=csrmm.init.1.i.i},sparse-pos-bind{loop=csrmm.init.1.i.o to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.0 factor=8},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=VEC
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-split{loop=csrmm.2.i factor=4},sparse-pos-vectorize{loop=csrmm.2.i.i},sparse-pos-bind{loop=csrmm.2.i.o to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-split{loop=csrmm.init.1.i factor=4},sparse-pos-vectorize{loop=csrmm.init.1.i.i},sparse-pos-bind{loop=csrmm.init.1.i.o to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.0 factor=8},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SUNK
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHARED
@@ -30,6 +31,7 @@
 // BADOPT: pipeline 'sptir-to-gpu': unknown option 'chp'
 // A chip that PTX 8.1 does not know is an error, not an LLVM abort.
 // BADCHIP: chip '{{.*}}' is not a PTX 8.1 target (sm_50 to sm_90a)
+// TWICE: pipeline 'sptir-to-gpu': option 'chip' is given twice
 
 // A vectorized schedule: 16-byte loads and stores of the features (under
 // the run-time alignment check), rows on threadIdx.y, and the accumulator

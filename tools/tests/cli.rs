@@ -566,6 +566,12 @@ fn bench_rejects_options_it_would_ignore() {
     );
     fails_with(&with(&["--chip", "sm_80"]), "--chip picks the GPU that PTX is built for");
     fails_with(&with(&["--device", "emulate", "--chip", "sm_80"]), "--chip picks the GPU that PTX is built for");
+    // Checked before compiling, and never pasted into the pipeline as text.
+    fails_with(&with(&["--emit", "ptx", "--chip", "sm_100"]), "--chip: chip 'sm_100' is not a PTX 8.1 target");
+    fails_with(
+        &with(&["--emit", "ptx", "--chip", "sm_80 chip=sm_90"]),
+        "--chip: 'sm_80 chip=sm_90' is not a chip name",
+    );
 }
 
 /// On a GPU device, --emit shows the GPU path's stages, schedule applied.

@@ -357,6 +357,9 @@ fn vector_chunks_on_threads() {
                 &a,
                 feat,
             );
+            // Only the feature loop bound by hand: the default schedule
+            // gives the init nest's feature loop the same threads.
+            check(Op::Spmm, Format::Csr, "sparse-pos-bind{loop=csrmm.2 to=threadIdx.x},", &a, feat);
         }
     }
 }

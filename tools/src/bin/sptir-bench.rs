@@ -894,7 +894,26 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.chip.is_some() && args.device != Device::Cuda && !matches!(args.emit, Some(Emit::Ptx)) {
         return Err("--chip picks the GPU that PTX is built for: add --device cuda or --emit ptx".into());
     }
+    if let Some(chip) = &args.chip {
+        check_chip(chip)?;
+    }
     Ok(())
+}
+
+/// `--chip` before any compiling: a name (it goes into the pipeline's
+/// text), and one the GPU pipeline accepts, which its own option check
+/// says on an empty module.
+fn check_chip(chip: &str) -> Result<(), String> {
+    let name = chip.strip_prefix("sm_").is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_alphanumeric()));
+    if !name {
+        return Err(format!("--chip: '{chip}' is not a chip name such as sm_90"));
+    }
+    let context = create_context();
+    let mut module = parse_module(&context, "module {}", "chip")?;
+    run_pipeline(&context, &mut module, &format!("builtin.module(sptir-launches-to-gpu{{chip={chip}}})")).map_err(|e| {
+        let reason = e.lines().find_map(|line| line.strip_prefix("pipeline 'sptir-launches-to-gpu': "));
+        format!("--chip: {}", reason.unwrap_or(&e))
+    })
 }
 
 fn main() -> ExitCode {
