@@ -543,7 +543,7 @@ pub const ADDRESS_ONLY: &[&str] = &[
 
 /// Whether `value` is known before `op` runs: defined outside it, or
 /// arithmetic without side effects on such values (a split's chunk count,
-/// `ceil(n / 4)`), which [`crate::ir_builder::hoist_before`] copies out.
+/// `ceil(n / 4)`), which [`crate::ir_builder::hoist_before`] moves out.
 /// Divisions only by non-zero constants: a copy runs even where `op`
 /// would not have.
 pub fn computable_before(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {

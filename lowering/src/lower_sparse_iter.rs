@@ -381,21 +381,7 @@ impl<'c> Lowering<'c> {
         } else {
             (None, operands[0], &operands[1..])
         };
-        let def = BufferDef::read(buffer).ok_or_else(|| {
-            emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
-        })?;
-        let builder = Builder::before(self.context, op)
-            .ok_or_else(|| emit_error(location, "access is not in a block"))?
-            .at(location);
-
-        let axes = def
-            .axes
-            .iter()
-            .map(|&value| Axis::read(value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op")))
-            .collect::<Result<Vec<_>, _>>()?;
-        let lookup = Lookup { def: &def, axes: &axes, coordinates, env };
-        let (positions, all_found) = self.look_up(&builder, &lookup, Vec::new(), Vec::new())?;
-
+        let (builder, def, positions, all_found) = self.place(op, buffer, coordinates, env)?;
         match value {
             Some(value) => {
                 let store = |b: &Builder<'c>| {
@@ -456,19 +442,7 @@ impl<'c> Lowering<'c> {
         let (sum, buffer, coordinates) = (operands[0], operands[1], &operands[2..]);
         let add = OperationResult::try_from(sum).map_err(|_| emit_error(location, "internal: accumulation"))?.owner();
         let add: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(add.to_raw()) };
-        let def = BufferDef::read(buffer).ok_or_else(|| {
-            emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
-        })?;
-        let axes = def
-            .axes
-            .iter()
-            .map(|&value| Axis::read(value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op")))
-            .collect::<Result<Vec<_>, _>>()?;
-        let builder = Builder::before(self.context, store)
-            .ok_or_else(|| emit_error(location, "access is not in a block"))?
-            .at(location);
-        let lookup = Lookup { def: &def, axes: &axes, coordinates, env };
-        let (positions, all_found) = self.look_up(&builder, &lookup, Vec::new(), Vec::new())?;
+        let (builder, def, positions, all_found) = self.place(store, buffer, coordinates, env)?;
         let old = detach(load.result(0).map_err(|_| emit_error(location, "internal: load result"))?.into());
         let accumulate = |b: &Builder<'c>| {
             let value = b.value(
@@ -501,6 +475,34 @@ impl<'c> Lowering<'c> {
             }
         }
         Ok(())
+    }
+
+    /// Where access `op` of `buffer` at `coordinates` goes: a builder before
+    /// `op`, the buffer's definition, the positions (looked up there) and
+    /// whether they are all stored (`None`: certainly).
+    #[allow(clippy::type_complexity)]
+    fn place(
+        &mut self,
+        op: OperationRef<'c, 'c>,
+        buffer: Value<'c, 'c>,
+        coordinates: &[Value<'c, 'c>],
+        env: &Env<'c>,
+    ) -> Result<(Builder<'c>, BufferDef<'c>, Vec<Value<'c, 'c>>, Option<Value<'c, 'c>>), PassFailed> {
+        let location = op.location();
+        let def = BufferDef::read(buffer).ok_or_else(|| {
+            emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
+        })?;
+        let builder = Builder::before(self.context, op)
+            .ok_or_else(|| emit_error(location, "access is not in a block"))?
+            .at(location);
+        let axes = def
+            .axes
+            .iter()
+            .map(|&value| Axis::read(value).ok_or_else(|| emit_error(location, "buffer axis is not an axis op")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let lookup = Lookup { def: &def, axes: &axes, coordinates, env };
+        let (positions, all_found) = self.look_up(&builder, &lookup, Vec::new(), Vec::new())?;
+        Ok((builder, def, positions, all_found))
     }
 
     /// The positions of `lookup`'s coordinates from axis `positions.len()`

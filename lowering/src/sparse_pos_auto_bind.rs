@@ -95,16 +95,25 @@ fn only_loop_in<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>
 
 /// Whether a loop under `top` (itself included) is bound to `dimension`.
 fn binds(top: OperationRef<'_, '_>, dimension: &str) -> bool {
-    let mut found = false;
+    !bound_to(top, dimension).is_empty()
+}
+
+/// The loops under `top` (itself included) bound to `dimension`.
+fn bound_to<'c, 'a>(top: OperationRef<'c, 'a>, dimension: &str) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
     top.walk(WalkOrder::PreOrder, |op| {
         let bound = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
         if bound.is_some_and(|b| b.value() == dimension) {
-            found = true;
-            return WalkResult::Interrupt;
+            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
     });
     found
+}
+
+/// Whether two loops have the same bounds: threads of one block size.
+fn same_bounds(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
+    a.operands().zip(b.operands()).all(|(x, y)| same_value(x, y))
 }
 
 /// Whether some store under `top` is in none of `loops`: to a sparse
@@ -337,9 +346,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     // first candidate share the threads. And every store must then sit
     // in one of them, or each thread of the block would repeat it.
     let Some(first) = threads.first().copied() else { return };
-    let bounds: Vec<Value> = first.operands().collect();
-    let threads: Vec<_> =
-        threads.into_iter().filter(|op| op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b))).collect();
+    let threads: Vec<_> = threads.into_iter().filter(|&op| same_bounds(op, first)).collect();
     if stores_outside(top, &threads) {
         split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
         return;
@@ -381,21 +388,12 @@ fn schedule(mut top: OperationRef<'_, '_>) {
 /// take it too, as the default schedule would have bound them together;
 /// otherwise each thread would repeat their stores.
 fn complete_thread_loops(context: &melior::Context, top: OperationRef<'_, '_>) {
-    let mut bound = Vec::new();
-    top.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        let dimension = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
-        if is_loop(&op) && dimension.is_some_and(|d| d.value() == "threadIdx.x") {
-            bound.push(op);
-        }
-        WalkResult::Advance
-    });
+    let bound = bound_to(top, "threadIdx.x");
     let Some(first) = bound.first().copied() else { return };
-    let bounds: Vec<Value> = first.operands().collect();
     for op in thread_loops(top, contains_loop) {
-        let same_bounds = op.operands().zip(&bounds).all(|(a, &b)| same_value(a, b));
-        let apart = bound.iter().all(|&b| b != op && !encloses(b, op) && !encloses(op, b));
-        if same_bounds && apart {
+        // thread_loops leaves the bound loops out.
+        let apart = bound.iter().all(|&b| !encloses(b, op) && !encloses(op, b));
+        if same_bounds(op, first) && apart {
             unsafe { OperationRefMut::from_raw(op.to_raw()) }
                 .set_discardable_attribute("bind", StringAttribute::new(context, "threadIdx.x").into());
         }
