@@ -62,6 +62,9 @@ pub enum MtxError {
     #[error("the file ends at line {line} after {found} of the {expected} entries announced by the size line")]
     TooFewEntries { line: usize, expected: usize, found: usize },
 
+    #[error("line {line}: longer than {max} bytes, which no data line needs")]
+    LineTooLong { line: usize, max: usize },
+
     #[error("line {line}: a skew-symmetric matrix has a zero diagonal, but the entry is on it")]
     SkewDiagonal { line: usize },
 
@@ -111,6 +114,10 @@ pub fn parse_matrix_market<R: Read>(reader: R) -> Result<Csr, MtxError> {
     }
 }
 
+/// Longest data line accepted: three numbers need far less, and a line
+/// read whole must not exhaust memory.
+const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// Line reader that keeps count for error messages. Lines are bytes
 /// until proven text: a comment in Latin-1 is still a comment, and a
 /// data line that is not UTF-8 fails to parse as numbers.
@@ -123,18 +130,44 @@ struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     /// The next line without its line terminator, or `None` at end of input.
+    /// A comment longer than [`MAX_LINE_BYTES`] is kept only up to there.
     fn next(&mut self) -> Result<Option<&str>, MtxError> {
         self.bytes.clear();
-        let read = self
-            .reader
+        let line = self.line + 1;
+        let read = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64)
             .read_until(b'\n', &mut self.bytes)
-            .map_err(|source| MtxError::Read { line: self.line + 1, source })?;
+            .map_err(|source| MtxError::Read { line, source })?;
         if read == 0 {
             return Ok(None);
         }
-        self.line += 1;
+        self.line = line;
+        if read == MAX_LINE_BYTES && !self.bytes.ends_with(b"\n") {
+            if !self.bytes.trim_ascii_start().starts_with(b"%") {
+                return Err(MtxError::LineTooLong { line, max: MAX_LINE_BYTES });
+            }
+            self.skip_rest_of_line()?;
+        }
         self.buf = String::from_utf8_lossy(&self.bytes).into_owned();
         Ok(Some(self.buf.trim_end_matches(['\n', '\r'])))
+    }
+
+    /// Consumes input up to and including the next line break, keeping none of it.
+    fn skip_rest_of_line(&mut self) -> Result<(), MtxError> {
+        loop {
+            let chunk = self.reader.fill_buf().map_err(|source| MtxError::Read { line: self.line, source })?;
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (chunk.len(), false),
+            };
+            self.reader.consume(used);
+            if done {
+                return Ok(());
+            }
+        }
     }
 
     /// The next line that is neither blank nor a `%` comment, with its line number.
@@ -244,19 +277,66 @@ fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> 
     }
 }
 
-/// Bytes `Coo::to_csr` allocates: two row counters (usize) and the row
-/// pointers (i32) per row, a bucketed copy and the output per entry.
-fn conversion_bytes(rows: usize, entries: usize) -> u64 {
-    (rows as u64 + 1) * 20 + entries as u64 * 16
+/// Bytes reading and converting `entries` entries takes: the entry
+/// arrays (i32, i32, f32), then what `Coo::to_csr` allocates (two row
+/// counters (usize) and the row pointers (i32) per row, a bucketed copy
+/// and the output per entry).
+fn load_bytes(rows: usize, entries: usize) -> u64 {
+    (rows as u64 + 1) * 20 + entries as u64 * 28
 }
 
 fn check_memory(rows: usize, cols: usize, entries: usize, available: Option<u64>) -> Result<(), MtxError> {
-    let needed = conversion_bytes(rows, entries);
+    let needed = load_bytes(rows, entries);
     match available {
         Some(available) if needed > available => {
             Err(MtxError::OutOfMemory { rows, cols, entries, needed: needed >> 20, available: available >> 20 })
         }
         _ => Ok(()),
+    }
+}
+
+/// The entry arrays of a file being read, grown only after checking that
+/// the file's matrix still fits: a small gzip file may expand to more
+/// entries than memory holds.
+struct Entries {
+    rows: usize,
+    cols: usize,
+    /// Entries the size line allows, mirrored ones included.
+    most: usize,
+    row_idx: Vec<i32>,
+    col_idx: Vec<i32>,
+    values: Vec<f32>,
+    /// [`crate::memory::available_memory`], but for tests.
+    available: fn() -> Option<u64>,
+}
+
+impl Entries {
+    fn new(rows: usize, cols: usize, most: usize) -> Self {
+        let available = crate::memory::available_memory;
+        Entries { rows, cols, most, row_idx: Vec::new(), col_idx: Vec::new(), values: Vec::new(), available }
+    }
+
+    fn push(&mut self, r: i32, c: i32, v: f32) -> Result<(), MtxError> {
+        if self.values.len() == self.values.capacity() {
+            let target = (self.values.len() * 2).max(1024).min(self.most.max(self.values.len() + 1));
+            check_memory(self.rows, self.cols, target, (self.available)())?;
+            let additional = target - self.values.len();
+            let (rows, cols) = (self.rows, self.cols);
+            let out_of_memory = |_| MtxError::OutOfMemory {
+                rows,
+                cols,
+                entries: target,
+                needed: load_bytes(rows, target) >> 20,
+                available: (self.available)().unwrap_or(0) >> 20,
+            };
+            self.row_idx.try_reserve_exact(additional).map_err(out_of_memory)?;
+            self.col_idx.try_reserve_exact(additional).map_err(out_of_memory)?;
+            self.values.try_reserve_exact(additional).map_err(out_of_memory)?;
+        }
+        self.row_idx.push(r);
+        self.col_idx.push(c);
+        self.values.push(v);
+        Ok(())
     }
 }
 
@@ -282,11 +362,8 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         _ => (3, "row col value"),
     };
 
-    // The size line is untrusted, so cap the up-front reservation.
-    let reserve = entries.min(1 << 24) * if symmetry == Symmetry::General { 1 } else { 2 };
-    let mut row_idx = Vec::with_capacity(reserve);
-    let mut col_idx = Vec::with_capacity(reserve);
-    let mut values = Vec::with_capacity(reserve);
+    let most = entries * if symmetry == Symmetry::General { 1 } else { 2 };
+    let mut stored = Entries::new(rows, cols, most);
     let mut found = 0usize;
     while let Some((line, text)) = lines.next_data()? {
         if found == entries {
@@ -305,22 +382,12 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         if r == c && symmetry == Symmetry::SkewSymmetric {
             return Err(MtxError::SkewDiagonal { line });
         }
-        row_idx.push(r);
-        col_idx.push(c);
-        values.push(v);
+        stored.push(r, c, v)?;
         if r != c {
             match symmetry {
                 Symmetry::General => {}
-                Symmetry::Symmetric => {
-                    row_idx.push(c);
-                    col_idx.push(r);
-                    values.push(v);
-                }
-                Symmetry::SkewSymmetric => {
-                    row_idx.push(c);
-                    col_idx.push(r);
-                    values.push(-v);
-                }
+                Symmetry::Symmetric => stored.push(c, r, v)?,
+                Symmetry::SkewSymmetric => stored.push(c, r, -v)?,
             }
         }
         found += 1;
@@ -331,8 +398,8 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
 
     // The size line may declare dimensions far beyond the entries; the
     // conversion's per-row arrays would then exhaust memory and abort.
-    check_memory(rows, cols, values.len(), crate::memory::available_memory())?;
-    let mut csr = Coo::new(rows, cols, row_idx, col_idx, values)?.to_csr();
+    check_memory(rows, cols, stored.values.len(), crate::memory::available_memory())?;
+    let mut csr = Coo::new(rows, cols, stored.row_idx, stored.col_idx, stored.values)?.to_csr();
     if field == Field::Pattern {
         // Summing duplicates gave 2.0 etc.; a pattern only says "present".
         csr.values_mut().fill(1.0);
@@ -450,6 +517,29 @@ mod tests {
         assert!(err.to_string().contains("needs about 40960 MiB to convert"), "{err}");
         assert!(check_memory(max, max, 1, None).is_ok());
         assert!(check_memory(1 << 20, 1 << 20, 1 << 20, Some(4 << 30)).is_ok());
+    }
+
+    #[test]
+    fn entries_grow_only_while_they_fit() {
+        let mut entries = Entries::new(2, 2, 1 << 30);
+        entries.available = || Some(1 << 20);
+        let refused = (0..1 << 20).map(|_| entries.push(0, 0, 1.0)).find_map(Result::err);
+        assert!(matches!(refused, Some(MtxError::OutOfMemory { .. })), "{refused:?}");
+        assert!(load_bytes(2, entries.values.capacity()) <= 1 << 20);
+        // Below the size line's count, growth stops at it.
+        let mut entries = Entries::new(2, 2, 3000);
+        (0..3000).try_for_each(|_| entries.push(1, 1, 1.0)).unwrap();
+        assert_eq!(entries.values.capacity(), 3000);
+    }
+
+    #[test]
+    fn long_comments_are_skipped_and_long_data_lines_refused() {
+        let long = "x".repeat(3 * MAX_LINE_BYTES);
+        let csr = parse(&format!("%%MatrixMarket matrix coordinate real general\n%{long}\n2 2 1\n1 2 5\n")).unwrap();
+        assert_eq!((csr.nnz(), csr.values()), (1, &[5.0][..]));
+        let err = parse(&format!("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 5{long}\n")).unwrap_err();
+        assert!(matches!(err, MtxError::LineTooLong { line: 3, .. }), "{err}");
+        assert!(err.to_string().starts_with("line 3: longer than 1048576 bytes"), "{err}");
     }
 
     #[test]

@@ -96,68 +96,155 @@ impl std::fmt::Display for Diag {
     }
 }
 
-/// An `expected-<severity>[@<line>] {{message}}` annotation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An `expected-<severity>[-re] [@<line>] {{message}}` annotation.
+#[derive(Debug, Clone)]
 struct Expectation {
     severity: Severity,
     /// `None` for `@unknown`.
     line: Option<usize>,
+    /// The annotation's text between its outer braces.
     message: String,
+    /// For `-re`: the message with its `{{...}}` parts as regular
+    /// expressions and the rest literal.
+    pattern: Option<regex::Regex>,
     annotation_line: usize,
 }
 
-/// Reads the annotations of `source`, whose first line is line
-/// `first_line` of the file.
-fn expectations(source: &str, first_line: usize) -> Result<Vec<Expectation>, String> {
-    let mut found = Vec::new();
-    let lines: Vec<&str> = source.lines().collect();
-    for (offset, text) in lines.iter().enumerate() {
-        let line = first_line + offset;
-        let mut rest = *text;
-        while let Some(start) = rest.find("expected-") {
-            rest = &rest[start + "expected-".len()..];
-            let name_end = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-            let Some(severity) = Severity::parse(&rest[..name_end]) else { continue };
-            rest = &rest[name_end..];
-            let mut target = Some(line);
-            if let Some(designator) = rest.strip_prefix('@') {
-                let end = designator.find(char::is_whitespace).unwrap_or(designator.len());
-                target = match &designator[..end] {
-                    "unknown" => None,
-                    "above" => Some(line.saturating_sub(1)),
-                    "below" => Some(line + 1),
-                    spec => {
-                        let (sign, digits) = spec.split_at(1.min(spec.len()));
-                        let delta: usize =
-                            digits.parse().map_err(|_| format!("line {line}: bad line designator '@{spec}'"))?;
-                        match sign {
-                            "+" => Some(line + delta),
-                            "-" => Some(
-                                line.checked_sub(delta)
-                                    .ok_or_else(|| format!("line {line}: '@{spec}' points before the file"))?,
-                            ),
-                            _ => return Err(format!("line {line}: bad line designator '@{spec}'")),
-                        }
-                    }
-                };
-                rest = &designator[end..];
-            }
-            let Some(open) = rest.find("{{") else {
-                return Err(format!("line {line}: expected-{} has no {{{{message}}}}", severity.name()));
-            };
-            let Some(close) = rest[open..].find("}}") else {
-                return Err(format!("line {line}: unterminated {{{{ in expected-{}", severity.name()));
-            };
-            found.push(Expectation {
-                severity,
-                line: target,
-                message: rest[open + 2..open + close].to_string(),
-                annotation_line: line,
-            });
-            rest = &rest[open + close + 2..];
+impl Expectation {
+    fn matches(&self, message: &str) -> bool {
+        match &self.pattern {
+            Some(pattern) => pattern.is_match(message),
+            None => message.contains(&self.message),
         }
     }
+}
+
+/// Where an annotation points: `@+N`, `@-N`, `@above`, `@below` and
+/// `@unknown`, or its own line.
+enum Designator {
+    Own,
+    Offset(isize),
+    Above,
+    Below,
+    Unknown,
+}
+
+/// Reads `source`'s annotations as MLIR's verifier does: at most one per
+/// line, `expected-(error|note|remark|warning)(-re)? *(@designator)? *{{message}}`,
+/// the message running to the line's last `}}`. `@above` and `@below`
+/// name the nearest line without an annotation. `source`'s first line is
+/// line `first_line` of the file.
+fn expectations(source: &str, first_line: usize) -> Result<Vec<Expectation>, String> {
+    let mut found = Vec::new();
+    let mut last_plain_line = None;
+    let mut for_next_plain_line = Vec::new();
+    for (offset, text) in source.lines().enumerate() {
+        let line = first_line + offset;
+        let Some((severity, regex, designator, message)) = annotation(text, line)? else {
+            for index in for_next_plain_line.drain(..) {
+                let expectation: &mut Expectation = &mut found[index];
+                expectation.line = Some(line);
+            }
+            last_plain_line = Some(line);
+            continue;
+        };
+        let target = match designator {
+            Designator::Own => Some(line),
+            Designator::Unknown => None,
+            Designator::Offset(delta) => Some(
+                line.checked_add_signed(delta)
+                    .filter(|&target| target >= 1)
+                    .ok_or_else(|| format!("line {line}: '@{delta}' points before the file"))?,
+            ),
+            Designator::Above => Some(
+                last_plain_line
+                    .ok_or_else(|| format!("line {line}: '@above' has no line without an annotation above it"))?,
+            ),
+            Designator::Below => {
+                for_next_plain_line.push(found.len());
+                Some(0)
+            }
+        };
+        let pattern = match regex {
+            true => Some(
+                message_pattern(message)
+                    .map_err(|e| format!("line {line}: bad expected-{}-re message: {e}", severity.name()))?,
+            ),
+            false => None,
+        };
+        found.push(Expectation {
+            severity,
+            line: target,
+            message: message.to_string(),
+            pattern,
+            annotation_line: line,
+        });
+    }
+    if let Some(&index) = for_next_plain_line.first() {
+        return Err(format!(
+            "line {}: '@below' has no line without an annotation below it",
+            found[index].annotation_line
+        ));
+    }
     Ok(found)
+}
+
+/// The parts of one line's `expected-` annotation, if it has one.
+fn annotation(text: &str, line: usize) -> Result<Option<(Severity, bool, Designator, &str)>, String> {
+    let mut search = text;
+    while let Some(start) = search.find("expected-") {
+        let rest = &search[start + "expected-".len()..];
+        search = rest;
+        let name_end = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
+        let Some(severity) = Severity::parse(&rest[..name_end]) else { continue };
+        let mut rest = &rest[name_end..];
+        let regex = match rest.strip_prefix("-re") {
+            Some(after) => {
+                rest = after;
+                true
+            }
+            None => false,
+        };
+        rest = rest.trim_start_matches(' ');
+        let mut designator = Designator::Own;
+        if let Some(spec) = rest.strip_prefix('@') {
+            let end = spec.find(|c: char| c == ' ' || c == '{').unwrap_or(spec.len());
+            designator = match &spec[..end] {
+                "unknown" => Designator::Unknown,
+                "above" => Designator::Above,
+                "below" => Designator::Below,
+                offset => match offset.strip_prefix('+').unwrap_or(offset).parse::<isize>() {
+                    Ok(delta) if offset.starts_with(['+', '-']) => Designator::Offset(delta),
+                    _ => return Err(format!("line {line}: bad line designator '@{offset}'")),
+                },
+            };
+            rest = spec[end..].trim_start_matches(' ');
+        }
+        let kind = format!("expected-{}{}", severity.name(), if regex { "-re" } else { "" });
+        let Some(body) = rest.strip_prefix("{{") else {
+            return Err(format!("line {line}: {kind} has no {{{{message}}}}"));
+        };
+        let Some(body) = body.trim_end().strip_suffix("}}") else {
+            return Err(format!("line {line}: {kind}'s message does not end the line with }}}}"));
+        };
+        return Ok(Some((severity, regex, designator, body)));
+    }
+    Ok(None)
+}
+
+/// The pattern of an `-re` message: `{{...}}` parts are regular
+/// expressions, the text between them is literal.
+fn message_pattern(message: &str) -> Result<regex::Regex, String> {
+    let mut pattern = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find("{{") {
+        pattern.push_str(&regex::escape(&rest[..open]));
+        let close = rest[open + 2..].find("}}").ok_or("a '{{' has no '}}'")?;
+        pattern.push_str(&format!("({})", &rest[open + 2..open + 2 + close]));
+        rest = &rest[open + 2 + close + 2..];
+    }
+    pattern.push_str(&regex::escape(rest));
+    regex::Regex::new(&pattern).map_err(|e| e.to_string())
 }
 
 /// Checks `diagnostics` against the annotations in `source` (whose first
@@ -173,7 +260,7 @@ pub fn verify(diagnostics: &[Diag], source: &str, first_line: usize, file: &str)
             !met[index]
                 && expectation.severity == diagnostic.severity
                 && expectation.line == line
-                && diagnostic.message.contains(&expectation.message)
+                && expectation.matches(&diagnostic.message)
         });
         match matched {
             Some(index) => met[index] = true,
@@ -221,6 +308,24 @@ mod tests {
         assert_eq!(found[2].severity, Severity::Note);
         assert!(expectations("// expected-error@x {{a}}", 1).is_err());
         assert!(expectations("// expected-error {{a", 1).is_err());
+    }
+
+    #[test]
+    fn reads_the_forms_mlir_reads() {
+        let lines = |source: &str| expectations(source, 1).unwrap().iter().map(|e| e.line).collect::<Vec<_>>();
+        assert_eq!(lines("// expected-error @+1 {{a}}\n// expected-error@+1{{b}}\nx"), [Some(2), Some(3)]);
+        // @above and @below skip lines that hold annotations.
+        let source = "x\n// expected-note@above {{a}}\n// expected-note@below {{b}}\n// expected-note@below {{c}}\ny";
+        assert_eq!(lines(source), [Some(1), Some(5), Some(5)]);
+        assert!(expectations("// expected-error@below {{a}}", 1).is_err());
+        // The message runs to the line's last }}.
+        let found = expectations("// expected-error {{a {{b}} c}}", 1).unwrap();
+        assert_eq!(found[0].message, "a {{b}} c");
+        let found = expectations("// expected-error-re@+1 {{use of {{[a-z]+}} value (here)}}\nx", 1).unwrap();
+        assert!(found[0].matches("use of undeclared value (here)"));
+        assert!(!found[0].matches("use of 3 value (here)"));
+        assert!(!found[0].matches("use of undeclared value here"));
+        assert!(expectations("// expected-error-re {{a {{[}}}}", 1).is_err());
     }
 
     #[test]

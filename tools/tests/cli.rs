@@ -353,6 +353,40 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &commented, "--json"]);
     let stdout = String::from_utf8_lossy(&reused.stdout);
     assert!(stdout.contains("\"format\":\"ell\"") && stdout.contains("\"verified\":true"), "{stdout}");
+    // An empty schedule schedules nothing, as on the command line.
+    let empty = temp_file("empty.cfg", "stage1=\nschedule= , \n");
+    let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &empty, "--json"]);
+    assert!(String::from_utf8_lossy(&reused.stdout).contains("\"verified\":true"), "{reused:?}");
+}
+
+#[test]
+fn bench_saves_one_configuration_per_feature_size() {
+    let config = std::env::temp_dir().join(format!("sptir-cli-{}-sections.cfg", std::process::id()));
+    let config = config.display().to_string();
+    let matrix = ["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1"];
+    let output = bench(&[&matrix[..], &["--feat", "2,8", "--tune", "--save-config", &config]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let saved = std::fs::read_to_string(&config).expect("config written");
+    let sections: Vec<&str> = saved.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(sections, ["[feat 2]", "[feat 8]"], "{saved}");
+    let reused = bench(&[&matrix[..], &["--feat", "8,2", "--config", &config, "--json"]].concat());
+    let stdout = String::from_utf8_lossy(&reused.stdout);
+    assert_eq!(stdout.matches("\"verified\":true").count(), 2, "{stdout}");
+    // Each section's format is the one its feature size runs with.
+    let format_of = |feat: &str| {
+        let section = saved.split(&format!("[feat {feat}]\n")).nth(1).expect("section");
+        section.lines().next().expect("format line").trim_start_matches("format=").to_string()
+    };
+    for line in stdout.lines() {
+        let feat = if line.contains("\"feat\":2,") { "2" } else { "8" };
+        assert!(line.contains(&format!("\"format\":\"{}\"", format_of(feat))), "{line}\n{saved}");
+    }
+    fails_with(&bench(&[&matrix[..], &["--feat", "4", "--config", &config]].concat()), "no [feat 4] section");
+    let bad = temp_file("bad-section.cfg", "[feat]\nformat=csr\n");
+    fails_with(&bench(&[&matrix[..], &["--config", &bad]].concat()), "expected '[feat N]'");
+    // A section that does not apply is still checked.
+    let other = temp_file("other-section.cfg", "[feat 32]\nformat=csr\n[feat 4]\nformat=coo\n");
+    fails_with(&bench(&[&matrix[..], &["--config", &other]].concat()), "bad format in config line");
 }
 
 #[test]
@@ -673,4 +707,31 @@ fn tools_refuse_what_they_cannot_hold() {
     );
     let output = opt(&["-", "-o", "/dev/null"], &deep);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn opt_reads_annotations_as_mlir_opt_does() {
+    let source = r#"func.func @a() {
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  func.return %x : i32
+}
+// -----
+func.func @b() {
+  // expected-error@+1{{use of undeclared SSA value name}}
+  func.return %x : i32
+}
+// -----
+func.func @c() {
+  // expected-error-re@below {{use of {{[a-z]+}} SSA value name}}
+  // expected-note@above {{never matched}}
+  func.return %x : i32
+}
+"#;
+    let output = opt(&["--split-input-file", "--verify-diagnostics", "-"], source);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Only the note on line 11 ('func.func @c') is missing.
+    assert_eq!(stderr.trim(), "<stdin>:13: expected note \"never matched\" was not produced", "{stderr}");
+    let wrong_pattern = source.replace("[a-z]+", "[0-9]+").replace("  // expected-note@above {{never matched}}\n", "");
+    let output = opt(&["--split-input-file", "--verify-diagnostics", "-"], &wrong_pattern);
+    fails_with(&output, "unexpected error");
 }

@@ -153,11 +153,13 @@ struct Args {
     /// feature size; print each and the best.
     #[arg(long)]
     tune: bool,
-    /// With --tune: write the best configuration to this file.
+    /// With --tune: write the best configuration to this file (one
+    /// `[feat N]` section per feature size when --feat gives several).
     #[arg(long)]
     save_config: Option<String>,
     /// Read the format, its parameters and the schedule from a file written
-    /// by --save-config (they override the command line).
+    /// by --save-config (they override the command line; a file with
+    /// `[feat N]` sections needs one for each --feat).
     #[arg(long)]
     config: Option<String>,
     /// Seed for the random values of A and the dense operands.
@@ -633,36 +635,66 @@ fn config_lines(args: &Args) -> String {
     text
 }
 
-fn apply_config(args: &mut Args, text: &str) -> Result<(), String> {
-    // Blank lines and `#` comments aside, each line is `key=value`.
+/// Applies a configuration to the run for feature size `feat`. Lines
+/// before any `[feat N]` header apply to every feature size, lines after
+/// one only to N; each line is checked whichever it applies to.
+fn apply_config(args: &mut Args, text: &str, feat: usize) -> Result<(), String> {
+    let mut section: Option<usize> = None;
+    let mut sections = Vec::new();
+    let mut elsewhere = args.clone();
+    // Blank lines and `#` comments aside, each line is `key=value` or a header.
     for line in text.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')) {
-        let (key, value) = line.split_once('=').ok_or_else(|| format!("bad config line '{line}'"))?;
-        let number = || value.trim().parse::<usize>().map_err(|_| format!("bad number in config line '{line}'"));
-        match key.trim() {
-            "format" => {
-                args.format = FormatArg::from_str(value.trim(), true)
-                    .map_err(|_| format!("bad format in config line '{line}'"))?
-            }
-            "block" => args.block = number()?,
-            "col_parts" => args.col_parts = number()?,
-            "bucket_exp" => {
-                args.bucket_exp = u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?
-            }
-            "stage1" => args.stage1 = Some(value.trim().to_string()),
-            "schedule" => args.schedule = Some(value.trim().to_string()),
-            "row_spmm" | "sddmm" => {
-                let values: Result<Vec<usize>, _> = value.split(',').map(|v| v.trim().parse::<usize>()).collect();
-                let values = Some(values.map_err(|_| format!("bad numbers in config line '{line}'"))?);
-                if key.trim() == "sddmm" {
-                    args.sddmm = values;
-                } else {
-                    args.row_spmm = values;
-                }
-            }
-            other => return Err(format!("unknown config key '{other}'")),
+        if let Some(header) = line.trim().strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            let size = header.trim().strip_prefix("feat").and_then(|n| n.trim().parse::<usize>().ok());
+            let size = size.ok_or_else(|| format!("bad config section '{line}': expected '[feat N]'"))?;
+            section = Some(size);
+            sections.push(size);
+            continue;
         }
+        let target = if section.is_none_or(|size| size == feat) { &mut *args } else { &mut elsewhere };
+        apply_config_line(target, line)?;
+    }
+    if !sections.is_empty() && !sections.contains(&feat) {
+        let sizes: Vec<String> = sections.iter().map(usize::to_string).collect();
+        return Err(format!("the configuration has no [feat {feat}] section (it has feat {})", sizes.join(", ")));
     }
     Ok(())
+}
+
+fn apply_config_line(args: &mut Args, line: &str) -> Result<(), String> {
+    let (key, value) = line.split_once('=').ok_or_else(|| format!("bad config line '{line}'"))?;
+    let number = || value.trim().parse::<usize>().map_err(|_| format!("bad number in config line '{line}'"));
+    match key.trim() {
+        "format" => {
+            args.format =
+                FormatArg::from_str(value.trim(), true).map_err(|_| format!("bad format in config line '{line}'"))?
+        }
+        "block" => args.block = number()?,
+        "col_parts" => args.col_parts = number()?,
+        "bucket_exp" => {
+            args.bucket_exp = u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?
+        }
+        "stage1" => args.stage1 = pass_list(value),
+        "schedule" => args.schedule = pass_list(value),
+        "row_spmm" | "sddmm" => {
+            let values: Result<Vec<usize>, _> = value.split(',').map(|v| v.trim().parse::<usize>()).collect();
+            let values = Some(values.map_err(|_| format!("bad numbers in config line '{line}'"))?);
+            if key.trim() == "sddmm" {
+                args.sddmm = values;
+            } else {
+                args.row_spmm = values;
+            }
+        }
+        other => return Err(format!("unknown config key '{other}'")),
+    }
+    Ok(())
+}
+
+/// A pass list as given: commas around it separate nothing (they would
+/// name a pass ''), and an empty list schedules nothing.
+fn pass_list(text: &str) -> Option<String> {
+    let trimmed = text.trim_matches(|c: char| c == ',' || c.is_whitespace());
+    (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
 /// The hyb(c, k) layouts --tune tries: column partitions c, bucket widths
@@ -737,9 +769,10 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     list
 }
 
-/// Tries every candidate; prints the fastest verified one. On the GPU,
+/// Tries every candidate; prints the fastest verified one and returns its
+/// configuration (for --save-config). On the GPU,
 /// SpMM in hyb is then tried under the best row schedule found.
-fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
+fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
     let mut best: Option<(f64, Args)> = None;
     let try_candidate = |candidate: Args, best: &mut Option<(f64, Args)>| match run_one(&candidate, a, feat) {
         Ok((true, ms)) if best.as_ref().is_none_or(|(fastest, _)| ms < *fastest) => *best = Some((ms, candidate)),
@@ -786,10 +819,7 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<bool, String> {
     } else {
         println!("{best}");
     }
-    if let Some(path) = &args.save_config {
-        std::fs::write(path, config).map_err(|e| format!("cannot write '{path}': {e}"))?;
-    }
-    Ok(true)
+    Ok(config)
 }
 
 /// Non-zero-parallel SDDMM: rows and columns fused into one loop over the
@@ -920,24 +950,30 @@ fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
     let mut args = Args::parse();
-    // Commas around a pass list separate nothing (they would name a pass
-    // ''); an empty list schedules nothing.
-    for list in [&mut args.schedule, &mut args.stage1] {
-        let trimmed = list.as_deref().map(|passes| passes.trim_matches(|c: char| c == ',' || c.is_whitespace()));
-        *list = trimmed.filter(|passes| !passes.is_empty()).map(str::to_string);
-    }
-    if let Some(path) = args.config.clone() {
-        let applied = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read '{path}': {e}"))
-            .and_then(|text| apply_config(&mut args, &text));
-        if let Err(error) = applied {
+    args.schedule = args.schedule.as_deref().and_then(pass_list);
+    args.stage1 = args.stage1.as_deref().and_then(pass_list);
+    let config = match args.config.as_deref().map(|path| std::fs::read_to_string(path).map_err(|e| (path, e))) {
+        Some(Err((path, e))) => {
+            eprintln!("sptir-bench: cannot read '{path}': {e}");
+            return ExitCode::FAILURE;
+        }
+        Some(Ok(text)) => Some(text),
+        None => None,
+    };
+    // Each feature size's run, its configuration applied and checked
+    // before the matrix is loaded.
+    let mut runs = Vec::new();
+    for &feat in &args.feat {
+        let mut run = args.clone();
+        let checked = match &config {
+            Some(text) => apply_config(&mut run, text, feat).map_err(|e| format!("--config: {e}")),
+            None => Ok(()),
+        };
+        if let Err(error) = checked.and_then(|()| check_options(&run)) {
             eprintln!("sptir-bench: {error}");
             return ExitCode::FAILURE;
         }
-    }
-    if let Err(error) = check_options(&args) {
-        eprintln!("sptir-bench: {error}");
-        return ExitCode::FAILURE;
+        runs.push((feat, run));
     }
     let mut a = match load_matrix(&args.matrix) {
         Ok(a) => a,
@@ -948,15 +984,34 @@ fn main() -> ExitCode {
     };
     randomize_values(&mut a, args.seed);
     let mut ok = true;
-    for &feat in &args.feat {
-        let outcome =
-            if args.tune { tune(&args, &a, feat) } else { run_one(&args, &a, feat).map(|(verified, _)| verified) };
+    let mut saved = Vec::new();
+    for (feat, run) in &runs {
+        let outcome = if run.tune {
+            tune(run, &a, *feat).map(|config| {
+                saved.push((*feat, config));
+                true
+            })
+        } else {
+            run_one(run, &a, *feat).map(|(verified, _)| verified)
+        };
         match outcome {
             Ok(verified) => ok &= verified,
             Err(error) => {
                 eprintln!("sptir-bench: {error}");
                 return ExitCode::FAILURE;
             }
+        }
+    }
+    if let Some(path) = &args.save_config {
+        // One feature size's best applies to every run; several get a
+        // section each, which --config picks by --feat.
+        let text = match saved.as_slice() {
+            [(_, config)] => config.clone(),
+            _ => saved.iter().map(|(feat, config)| format!("[feat {feat}]\n{config}")).collect(),
+        };
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("sptir-bench: --save-config: cannot write '{path}': {e}");
+            return ExitCode::FAILURE;
         }
     }
     if ok {
