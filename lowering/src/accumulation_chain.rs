@@ -8,7 +8,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{depends_on, op_name, use_count},
+    ir_query::{depends_on, op_name, use_count, users},
     pass_registry::{emit_error, PassFailed},
 };
 use melior::{
@@ -231,16 +231,6 @@ impl<'c> Chain<'c> {
     /// Whether the chain's values are used only by the chain and `end`:
     /// then starting it from zero changes nothing but the stored sum.
     fn closed(&self, end: OperationRef<'c, 'c>) -> bool {
-        self.values.iter().all(|&value| {
-            let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
-            while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
-                let user = unsafe { mlir_sys::mlirOpOperandGetOwner(operand) };
-                if user.ptr != end.to_raw().ptr && !self.ops.iter().any(|op| op.to_raw().ptr == user.ptr) {
-                    return false;
-                }
-                operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
-            }
-            true
-        })
+        self.values.iter().all(|&value| users(value).into_iter().all(|user| user == end || self.ops.contains(&user)))
     }
 }

@@ -417,13 +417,19 @@ pub fn marked_loops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<Operati
 
 /// How many operands use `value`.
 pub fn use_count(value: Value<'_, '_>) -> usize {
-    let mut count = 0;
+    users(value).len()
+}
+
+/// The op of each operand that uses `value` (an op using it twice is
+/// listed twice).
+pub fn users<'c>(value: Value<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+    let mut users = Vec::new();
     let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
     while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
-        count += 1;
+        users.push(unsafe { OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)) });
         operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
     }
-    count
+    users
 }
 
 /// Ops whose result memref looks into their first operand's memory.

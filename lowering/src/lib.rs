@@ -21,6 +21,7 @@ pub mod ir_query;
 pub mod lower_atomic_accumulations;
 pub mod lower_loop_bindings;
 pub mod lower_math_to_nvvm;
+pub mod lower_row_barriers;
 pub mod lower_shuffle_accumulations;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
@@ -30,6 +31,7 @@ pub mod pad_grid_loops;
 pub mod pass_registry;
 pub mod pipelines;
 pub mod place_device_memory;
+pub mod privatize_row_tiles;
 pub mod promote_accumulators;
 pub mod serialize_launches;
 pub mod sparse_fuse;
@@ -71,6 +73,7 @@ pub static PASSES: &[PassDef] = &[
     sparse_pos_auto_bind::PASS,
     pad_grid_loops::PASS,
     lower_sparse_buffer::PASS,
+    privatize_row_tiles::PASS,
     synchronize_thread_loops::PASS,
     lower_loop_bindings::PASS,
     vectorize_loops::PASS,
@@ -82,6 +85,7 @@ pub static PASSES: &[PassDef] = &[
     lower_atomic_accumulations::PASS,
     lower_shuffle_accumulations::PASS,
     lower_subgroup_reductions::PASS,
+    lower_row_barriers::PASS,
     vectorize_atomic_adds::PASS,
     lower_math_to_nvvm::PASS,
     fuse_launches::PASS,

@@ -22,11 +22,12 @@ use crate::{
     ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
         accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, op_name, outermost,
-        root_memref, static_shape, touches_memory, LANE_CLUSTERS,
+        root_memref, static_shape, touches_memory, users, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
     sparse_pos_cache_read::SHARED,
+    synchronize_thread_loops::ROW_BARRIER,
 };
 use melior::{
     dialect::{arith, ods::gpu},
@@ -164,6 +165,7 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             format!("lower-loop-bindings: the loops bound to threads make blocks of {threads} threads, but CUDA allows at most 1024"),
         ));
     }
+    size_row_barriers(context, outer, &bounds)?;
     let strided = strided_dimensions(&bound, &bounds, threads);
     for (dimension, cap) in strided.iter().enumerate() {
         if let Some(cap) = cap {
@@ -260,6 +262,44 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             Some(_) => stride_loop(context, op, ids[dimension], ids[dimension + 6], marker)?,
             None => inline_loop(context, op, ids[dimension], marker)?,
         }
+    }
+    Ok(())
+}
+
+/// Gives each row barrier under `outer` (`synchronize-thread-loops`'
+/// `sptir.row`) the row's thread count, the block's x size: the threads of
+/// a row then are that many consecutive lanes of one warp, which
+/// `lower-row-barriers` synchronizes alone. So the size must be known here
+/// and divide 32.
+fn size_row_barriers<'c>(
+    context: &'c Context,
+    outer: OperationRef<'c, 'c>,
+    bounds: &[Option<(Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)>; 6],
+) -> Result<(), PassFailed> {
+    let mut barriers = Vec::new();
+    outer.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) == "gpu.barrier" && op.has_attribute(ROW_BARRIER) {
+            barriers.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    let Some(&first) = barriers.first() else { return Ok(()) };
+    let size = match bounds[3] {
+        None => Some(1),
+        Some((lower, upper, _)) => constant_index(lower).zip(constant_index(upper)).map(|(l, u)| (u - l).max(1)),
+    };
+    let Some(size) = size.filter(|&size| 32 % size == 0) else {
+        let got = size.map_or("a size known only at run time".to_string(), |size| format!("{size} threads"));
+        return Err(emit_error(
+            first.location(),
+            format!("lower-loop-bindings: only the threads of one row (threadIdx.x) meet at this barrier, so a row must lie inside one warp: the loop bound to threadIdx.x needs a constant trip count that divides 32, got {got}"),
+        ));
+    };
+    for barrier in barriers {
+        unsafe { OperationRefMut::from_raw(barrier.to_raw()) }.set_discardable_attribute(
+            ROW_BARRIER,
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), size).into(),
+        );
     }
     Ok(())
 }
@@ -411,16 +451,11 @@ fn shared_tiles<'c>(outer: OperationRef<'c, 'c>) -> Result<Vec<OperationRef<'c, 
     });
     for &tile in &tiles {
         let Ok(result) = tile.result(0) else { continue };
-        let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(Value::from(result).to_raw()) };
-        while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
-            let user = unsafe { OperationRef::<'c, 'c>::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)) };
-            if user != outer && !encloses(outer, user) {
-                return Err(emit_error(
-                    user.location(),
-                    "lower-loop-bindings: a shared tile is used here, outside the loops bound to the GPU that use it; bind the copy loop and the loop that reads the tile under the same outermost bound loop",
-                ));
-            }
-            operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+        if let Some(user) = users(result.into()).into_iter().find(|&user| user != outer && !encloses(outer, user)) {
+            return Err(emit_error(
+                user.location(),
+                "lower-loop-bindings: a shared tile is used here, outside the loops bound to the GPU that use it; bind the copy loop and the loop that reads the tile under the same outermost bound loop",
+            ));
         }
     }
     Ok(tiles)
@@ -441,12 +476,20 @@ fn attribute_workgroup_memory<'c>(
     let launch = body.parent_operation().ok_or_else(|| emit_error(location, "internal: body without launch"))?;
     let workgroup = Attribute::parse(context, "#gpu.address_space<workgroup>")
         .ok_or_else(|| emit_error(location, "internal: no gpu dialect"))?;
+    let mut bytes = 0;
     for &tile in tiles {
         let result: Value<'c, 'c> = detach(tile.result(0).map_err(|_| emit_error(location, "internal"))?.into());
         let local = MemRefType::try_from(result.r#type()).map_err(|_| emit_error(tile.location(), "internal"))?;
         let shape = static_shape(local).ok_or_else(|| {
             emit_error(tile.location(), "lower-loop-bindings: a shared tile must have a static shape")
         })?;
+        bytes += shape.iter().product::<i64>() * ((element_bits(local.element()) + 7) / 8);
+        if bytes > MAX_SHARED_BYTES {
+            return Err(emit_error(
+                tile.location(),
+                format!("lower-loop-bindings: the launch's shared tiles take {bytes} bytes with this one, but a block has at most {MAX_SHARED_BYTES} bytes of static shared memory; cache fewer positions, or fewer rows a block"),
+            ));
+        }
         let shared = MemRefType::new(local.element(), &shape, None, Some(workgroup));
         let argument = body.add_argument(shared.into(), tile.location());
         replace_uses(result, argument);
@@ -458,6 +501,22 @@ fn attribute_workgroup_memory<'c>(
         IntegerAttribute::new(IntegerType::new(context, 64).into(), count as i64).into(),
     );
     Ok(())
+}
+
+/// CUDA's limit on a block's static shared memory.
+const MAX_SHARED_BYTES: i64 = 48 * 1024;
+
+/// The bits of a tile's element: an integer's or float's width; an index
+/// is taken as 64 bits.
+fn element_bits(element: Type<'_>) -> i64 {
+    use melior::ir::r#type::TypeLike;
+    if let Ok(integer) = IntegerType::try_from(element) {
+        return integer.width() as i64;
+    }
+    if unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) } {
+        return unsafe { mlir_sys::mlirFloatTypeGetWidth(element.to_raw()) } as i64;
+    }
+    64
 }
 
 /// The trip count of a loop bound with `shuffle`, as the `sptir.shuffle`

@@ -54,6 +54,21 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Ok(())
 }
 
+/// The mask of the calling lane's cluster: `size` (a power of two up to
+/// 32) consecutive lanes, from a multiple of `size`, as an i32.
+pub fn cluster_mask<'c>(context: &'c Context, builder: &Builder<'c>, size: i64) -> Value<'c, 'c> {
+    let location = builder.location;
+    let i32_type: Type<'c> = IntegerType::new(context, 32).into();
+    let constant =
+        |v: i64| builder.value(arith::constant(context, IntegerAttribute::new(i32_type, v).into(), location));
+    if size == 32 {
+        return constant(-1);
+    }
+    let lane = builder.value(nvvm::LaneIdOperation::builder(context, location).res(i32_type).build());
+    let first = builder.value(arith::andi(lane, constant(-size), location));
+    builder.value(arith::shli(constant((1 << size) - 1), first, location))
+}
+
 fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = op.location();
     let value: Value<'c, 'c> =
@@ -74,14 +89,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
         |v: i64| builder.value(arith::constant(context, IntegerAttribute::new(i32_type, v).into(), location));
     let mut sum = value;
     if cluster > 1 {
-        // The cluster's lanes: T bits from the first lane of the cluster.
-        let lane = builder.value(nvvm::LaneIdOperation::builder(context, location).res(i32_type).build());
-        let first = builder.value(arith::andi(lane, constant(-cluster), location));
-        let members = if cluster == 32 {
-            constant(-1)
-        } else {
-            builder.value(arith::shli(constant((1 << cluster) - 1), first, location))
-        };
+        let members = cluster_mask(context, &builder, cluster);
         // Segment mask (c[12:8]) and clamp (c[4:0]) keep lanes in their cluster.
         let segment = constant(((32 - cluster) << 8) | 31);
         let bfly = Attribute::parse(context, "#nvvm<shfl_kind bfly>")

@@ -81,7 +81,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
-        "pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
+        "pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
@@ -103,7 +103,7 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,sptir-f8-in-f32,\
                math-expand-ops,lower-math-to-nvvm,\
-               vectorize-atomic-adds,lower-subgroup-reductions,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
+               vectorize-atomic-adds,lower-subgroup-reductions,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
                gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\

@@ -20,6 +20,8 @@
 //! divides the block's constant x size), only the threads of a row need
 //! to meet: the rows (y, z) become plain loops around the body and only x
 //! is split, so branches on y (a row's bounds check) may hold reductions.
+//! A row barrier (`gpu.barrier {sptir.row = N}`, N the block's x size)
+//! is the same kind of meeting: only a row's threads reach it.
 //! Otherwise a reduction under a branch that threads take differently
 //! (an `scf.if` on a thread's row) runs in the loops over the threads
 //! under that branch's condition, kept per thread like any other value:
@@ -32,9 +34,10 @@ use crate::{
     ir_builder::{erase, is_float, move_until_terminator, region_with_block, replace_uses, zero_attribute, Builder},
     ir_query::{
         constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref, speculatable,
-        static_shape,
+        static_shape, users,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    synchronize_thread_loops::ROW_BARRIER,
 };
 use melior::{
     dialect::{memref, scf},
@@ -166,25 +169,30 @@ fn written_memrefs(op: OperationRef<'_, '_>) -> Vec<usize> {
 }
 
 /// Whether the threads of a row can run apart from the other rows: the
-/// launch has a `gpu.subgroup_reduce` and no `gpu.barrier`, and each
-/// reduction adds up clusters whose size divides the block's x size, a
-/// constant.
+/// launch has a `gpu.subgroup_reduce` or a row barrier, and no other
+/// `gpu.barrier`; each reduction adds up clusters whose size divides the
+/// block's x size, a constant, and each row barrier is for rows of that
+/// size.
 fn rows_suffice(launch: OperationRef<'_, '_>, x_size: Value<'_, '_>) -> bool {
     let Some(x_size) = constant_index(x_size) else { return false };
-    let (mut reduces, mut suffice) = (false, true);
+    let (mut meet, mut suffice) = (false, true);
     launch.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
-            "gpu.barrier" => suffice = false,
+            "gpu.barrier" => {
+                meet = true;
+                let row = op.attribute(ROW_BARRIER).ok().and_then(|a| IntegerAttribute::try_from(a).ok());
+                suffice &= row.is_some_and(|row| row.value() == x_size);
+            }
             "gpu.subgroup_reduce" => {
-                reduces = true;
+                meet = true;
                 suffice &= lane_cluster_addition(op).is_some_and(|cluster| x_size % cluster == 0);
             }
             _ => {}
         }
         WalkResult::Advance
     });
-    reduces && suffice
+    meet && suffice
 }
 
 /// Inserts loops over `0..sizes[i]`, nested, before the builder's anchor;
@@ -621,14 +629,10 @@ impl<'c> Fission<'c> {
             let around = op.parent_operation();
             for result in op.results() {
                 let value = detach(Value::from(result));
-                let mut users = Vec::new();
-                let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
-                while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
-                    users.push(unsafe { OperationRef::<'c, 'c>::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)) });
-                    operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
-                }
-                let far: Vec<OperationRef<'c, 'c>> =
-                    users.into_iter().filter(|&user| !around.is_some_and(|around| encloses(around, user))).collect();
+                let far: Vec<OperationRef<'c, 'c>> = users(value)
+                    .into_iter()
+                    .filter(|&user| !around.is_some_and(|around| encloses(around, user)))
+                    .collect();
                 if far.is_empty() {
                     continue;
                 }

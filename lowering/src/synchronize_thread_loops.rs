@@ -13,22 +13,31 @@
 //! loops of equal bounds and binding. A barrier must be reached by every
 //! thread of the block, so it is only placed outside all loops bound to
 //! threads; a conflict inside one (rows on threadIdx.y, say) is an error
-//! that names both loops.
+//! that names both loops, unless it is a row's own: inside one loop bound
+//! to threadIdx.y or z, on tiles that `privatize-row-tiles` gave each of
+//! its positions (every access indexed first by its position). Only the
+//! threads of a row then meet, at a row barrier (`gpu.barrier {sptir.row}`),
+//! which `lower-loop-bindings` sizes and `lower-row-barriers` lowers.
+//! Accesses to tiles inside row loops but outside threadIdx.x loops run on
+//! every thread of their row alike, and are checked like the loops.
 
 use crate::{
     axis::detach,
     ir_builder::Builder,
-    ir_query::{encloses, op_name, position, root_memref, VIEWS},
+    ir_query::{encloses, op_name, position, root_memref, users, view_root, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
+    sparse_pos_cache_read::SHARED,
 };
 use melior::{
     dialect::ods::gpu,
     ir::{
-        attribute::StringAttribute,
+        attribute::{Attribute, StringAttribute},
         block::{BlockArgument, BlockLike},
-        operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+        operation::{
+            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+        },
         r#type::TypeLike,
         RegionLike, Value, ValueLike,
     },
@@ -54,8 +63,14 @@ enum Kind {
 struct Access<'c> {
     op: OperationRef<'c, 'c>,
     memory: usize,
+    /// The memref that `memory` names (`view_root`).
+    root: Value<'c, 'c>,
     kind: Kind,
 }
+
+/// The marker of a barrier that only the threads of one row (equal
+/// threadIdx.y and z) reach.
+pub const ROW_BARRIER: &str = "sptir.row";
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
@@ -95,9 +110,11 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
     let mut units: Vec<OperationRef<'c, 'c>> = Vec::new();
     outer.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        let around = ancestors(op, outer, false);
         let shared = op.region_count() == 0
             && op.operands().any(|v| v.r#type().is_mem_ref())
-            && !ancestors(op, outer, false).iter().any(is_thread_loop);
+            && (!around.iter().any(is_thread_loop)
+                || (!around.iter().any(|l| is_thread_loop(l) && binding(l) == Some(3)) && touches_tile(op)));
         if is_thread_loop(&op) || shared {
             units.push(op);
         }
@@ -107,7 +124,9 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
         return Ok(()); // one thread a block
     }
     let accesses: Vec<Vec<Access<'c>>> = units.iter().map(|&u| accesses_of(outer, u)).collect();
-    let mut barriers_before: Vec<OperationRef<'c, 'c>> = Vec::new();
+    // Where barriers go, and whether one row's threads suffice there.
+    let mut barriers_before: Vec<(OperationRef<'c, 'c>, bool)> = Vec::new();
+
     for (i, &first) in units.iter().enumerate() {
         for (j, &second) in units.iter().enumerate().skip(i) {
             if i != j && (encloses(first, second) || encloses(second, first)) {
@@ -116,7 +135,8 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
             if !is_thread_loop(&first) && !is_thread_loop(&second) {
                 continue;
             }
-            let Some(pair) = conflict(outer, &accesses[i], &accesses[j]) else {
+            let conflicts = conflicts(outer, &accesses[i], &accesses[j]);
+            let Some(&(_, pair)) = conflicts.first() else {
                 continue;
             };
             // The innermost op around both, and the sequential loop
@@ -132,8 +152,12 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
             if i == j && repeat.is_none() {
                 continue;
             }
-            let thread_parent = around.iter().copied().find(is_thread_loop);
-            if let Some(parent) = thread_parent {
+            let thread_parents: Vec<OperationRef<'c, 'c>> = around.iter().copied().filter(is_thread_loop).collect();
+            let row = match thread_parents[..] {
+                [parent] => conflicts.iter().all(|&(root, _)| row_private(root, parent)),
+                _ => false,
+            };
+            if let Some(&parent) = thread_parents.first().filter(|_| !row) {
                 let (what, inside, advice) = match repeat.filter(|_| i == j) {
                     Some(repeat) => (
                         format!("its other threads touch in another iteration of {}", describe(repeat)),
@@ -153,9 +177,14 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
                 ));
             }
             if i != j {
-                let anchor = child_toward(around[0], second);
-                if !barriers_before.contains(&anchor) {
-                    barriers_before.push(anchor);
+                let (from, to) = (child_toward(around[0], first), child_toward(around[0], second));
+                // A barrier already between the two serves both.
+                let between =
+                    following(from).into_iter().take_while(|&op| op != to).chain([to]).any(|op| {
+                        barriers_before.iter().any(|&(anchor, placed_row)| anchor == op && (row || !placed_row))
+                    });
+                if !between {
+                    place(&mut barriers_before, to, row);
                 }
             }
             if let Some(repeat) = repeat {
@@ -166,43 +195,79 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
                     .and_then(|b| b.terminator())
                     .map(|t| unsafe { OperationRef::<'c, 'c>::from_raw(t.to_raw()) })
                     .ok_or_else(|| emit_error(repeat.location(), "loop without terminator"))?;
-                if !barriers_before.contains(&terminator) {
-                    barriers_before.push(terminator);
-                }
+                place(&mut barriers_before, terminator, row);
             }
         }
     }
-    for anchor in barriers_before {
+    for (anchor, row) in barriers_before {
         let builder = Builder::before(context, anchor)
             .ok_or_else(|| emit_error(anchor.location(), "op is not in a block"))?
             .at(anchor.location());
-        builder.insert(gpu::barrier(context, anchor.location()));
+        let barrier = builder.insert(gpu::barrier(context, anchor.location()));
+        if row {
+            unsafe { OperationRefMut::from_raw(barrier.to_raw()) }
+                .set_discardable_attribute(ROW_BARRIER, Attribute::unit(context));
+        }
     }
     Ok(())
 }
 
+/// Whether `op` takes a shared tile (`sparse-pos-cache-read`'s).
+fn touches_tile(op: OperationRef<'_, '_>) -> bool {
+    op.operands().any(|v| {
+        v.r#type().is_mem_ref()
+            && OperationResult::try_from(view_root(v)).is_ok_and(|tile| tile.owner().has_attribute(SHARED))
+    })
+}
+
+/// Whether `memory` belongs to the positions of `row`, a loop bound to
+/// threadIdx.y or z: a tile whose every access is inside the loop and
+/// indexed first by its position.
+fn row_private(memory: Value<'_, '_>, row: OperationRef<'_, '_>) -> bool {
+    let Ok(tile) = OperationResult::try_from(memory) else { return false };
+    let position = row.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.argument(0).ok());
+    let Some(position) = position.map(Value::from) else { return false };
+    matches!(binding(&row), Some(4 | 5))
+        && tile.owner().has_attribute(SHARED)
+        && users(memory).iter().all(|user| {
+            let index = match op_name(user).as_str() {
+                "memref.load" => 1,
+                "memref.store" => 2,
+                _ => return false,
+            };
+            encloses(row, *user) && user.operand(index).is_ok_and(|i| i == position)
+        })
+}
+
 /// Where the two loops' accesses meet on some memory from different
 /// threads: one writes what the other reads or writes (two atomic
-/// additions commute), and the elements do not stay with one thread. The
-/// first such pair of accesses, one from each.
-fn conflict<'c>(
+/// additions commute), and the elements do not stay with one thread. For
+/// each such memory, its memref and the first such pair of accesses, one
+/// from each.
+#[allow(clippy::type_complexity)]
+fn conflicts<'c>(
     outer: OperationRef<'_, '_>,
     first: &[Access<'c>],
     second: &[Access<'c>],
-) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
-    let mut memories: Vec<usize> = first.iter().map(|a| a.memory).collect();
-    memories.dedup();
-    memories.into_iter().find_map(|memory| {
-        let here: Vec<&Access> = first.iter().filter(|a| a.memory == memory).collect();
-        let there: Vec<&Access> = second.iter().filter(|a| a.memory == memory).collect();
-        let meet = here.iter().find_map(|a| {
-            there
-                .iter()
-                .find(|b| !matches!((a.kind, b.kind), (Kind::Read, Kind::Read) | (Kind::AtomicAdd, Kind::AtomicAdd)))
-                .map(|b| (a.op, b.op))
-        });
-        meet.filter(|_| !stays_with_thread(outer, here.iter().chain(&there).map(|a| a.op)))
-    })
+) -> Vec<(Value<'c, 'c>, (OperationRef<'c, 'c>, OperationRef<'c, 'c>))> {
+    let mut memories: Vec<(usize, Value<'c, 'c>)> = first.iter().map(|a| (a.memory, a.root)).collect();
+    memories.dedup_by_key(|(memory, _)| *memory);
+    memories
+        .into_iter()
+        .filter_map(|(memory, root)| {
+            let here: Vec<&Access> = first.iter().filter(|a| a.memory == memory).collect();
+            let there: Vec<&Access> = second.iter().filter(|a| a.memory == memory).collect();
+            let meet = here.iter().find_map(|a| {
+                there
+                    .iter()
+                    .find(|b| {
+                        !matches!((a.kind, b.kind), (Kind::Read, Kind::Read) | (Kind::AtomicAdd, Kind::AtomicAdd))
+                    })
+                    .map(|b| (a.op, b.op))
+            });
+            meet.filter(|_| !stays_with_thread(outer, here.iter().chain(&there).map(|a| a.op))).map(|pair| (root, pair))
+        })
+        .collect()
 }
 
 /// "the memref.store at line 3:5 and the memref.load at line 7:9" (the
@@ -316,7 +381,7 @@ fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> V
             _ => Kind::Write,
         };
         for memory in op.operands().filter(|v| v.r#type().is_mem_ref()) {
-            list.push(Access { op, memory: root_memref(memory), kind });
+            list.push(Access { op, memory: root_memref(memory), root: view_root(memory), kind });
         }
         WalkResult::Advance
     });
@@ -353,6 +418,27 @@ fn common_ancestor<'c>(
 ) -> OperationRef<'c, 'c> {
     let theirs = ancestors(b, outer, true);
     ancestors(a, outer, true).into_iter().find(|op| theirs.contains(op)).unwrap_or(outer)
+}
+
+/// Records a barrier before `anchor`; one there already becomes a full
+/// barrier unless both suffice for a row.
+fn place<'c>(barriers: &mut Vec<(OperationRef<'c, 'c>, bool)>, anchor: OperationRef<'c, 'c>, row: bool) {
+    match barriers.iter_mut().find(|(a, _)| *a == anchor) {
+        Some((_, placed_row)) => *placed_row &= row,
+        None => barriers.push((anchor, row)),
+    }
+}
+
+/// The ops after `op` in its block.
+fn following<'c>(op: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut ops = Vec::new();
+    let mut next = op.next_in_block();
+    while let Some(current) = next {
+        let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
+        ops.push(current);
+        next = current.next_in_block();
+    }
+    ops
 }
 
 /// The op in `common`'s body that is or holds `op`.

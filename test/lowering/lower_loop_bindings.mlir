@@ -1,6 +1,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=ATOMIC
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},lower-sparse-buffer,canonicalize,cse,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=SHARED
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=8},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=8},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=16 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=8},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},lower-sparse-buffer,canonicalize,cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=ROWTILE
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %s -p 'builtin.module(lower-loop-bindings)' | FileCheck %s --check-prefix=REPEAT
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-bind{loop=cscmm.2.o to=threadIdx.x},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=CHUNKS
@@ -88,3 +89,16 @@ func.func @repeated_zeroing(%out: memref<?xf32>, %x: memref<?xf32>, %n: index) {
   } {bind = "blockIdx.x"}
   return
 }
+
+// Four rows a block on threadIdx.y, each caching 16 non-zeros in its own
+// tiles (privatize-row-tiles), its 8 threads meeting at row barriers of 8.
+//   ROWTILE-LABEL: func.func @csr_spmm
+//         ROWTILE: gpu.launch {{.*}} workgroup(%[[COLS:.*]] : memref<4x16xi32, #gpu.address_space<workgroup>>, %[[VALS:.*]] : memref<4x16xf32, #gpu.address_space<workgroup>>)
+//         ROWTILE: memref.store %{{.*}}, %[[COLS]][%[[ROW:[^,]*]], %{{.*}}]
+//         ROWTILE: memref.store %{{.*}}, %[[VALS]][%[[ROW]], %{{.*}}]
+//         ROWTILE: gpu.barrier {sptir.row = 8 : i64}
+//         ROWTILE: memref.load %[[COLS]][%[[ROW]],
+//         ROWTILE: memref.load %[[VALS]][%[[ROW]],
+//         ROWTILE: gpu.barrier {sptir.row = 8 : i64}
+//     ROWTILE-NOT: gpu.barrier
+//         ROWTILE: gpu.terminator

@@ -234,3 +234,65 @@ func.func @grid_too_tall(%out: memref<?xf32>, %v: f32) {
   } {bind = "blockIdx.y"}
   return
 }
+
+// -----
+
+// Rows of 64 threads meet at a row barrier: a row spans two warps.
+func.func @row_barrier_over_two_warps(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %x = %c0 to %c64 step %c1 {
+      %at = arith.muli %y, %c64 : index
+      %i = arith.addi %at, %x : index
+      memref.store %f, %out[%i] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+    // expected-error@+1 {{a row must lie inside one warp: the loop bound to threadIdx.x needs a constant trip count that divides 32, got 64 threads}}
+    gpu.barrier {sptir.row}
+  } {bind = "threadIdx.y"}
+  return
+}
+
+// -----
+
+// The same with rows whose size only the run knows.
+func.func @row_barrier_of_unknown_rows(%out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %x = %c0 to %n step %c1 {
+      %at = arith.muli %y, %n : index
+      %i = arith.addi %at, %x : index
+      memref.store %f, %out[%i] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+    // expected-error@+1 {{got a size known only at run time}}
+    gpu.barrier {sptir.row}
+  } {bind = "threadIdx.y"}
+  return
+}
+
+// -----
+
+// Two tiles of 8 x 1024 floats: 64 KiB, more than a block's static
+// shared memory.
+func.func @tiles_beyond_shared_memory(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %a = memref.alloca() {sptir.shared} : memref<8x1024xf32>
+  // expected-error@+1 {{the launch's shared tiles take 65536 bytes with this one, but a block has at most 49152 bytes of static shared memory}}
+  %b = memref.alloca() {sptir.shared} : memref<8x1024xf32>
+  scf.for %y = %c0 to %c8 step %c1 {
+    memref.store %f, %a[%y, %c0] : memref<8x1024xf32>
+    memref.store %f, %b[%y, %c0] : memref<8x1024xf32>
+    %v = memref.load %a[%y, %c1] : memref<8x1024xf32>
+    memref.store %v, %out[%y] : memref<?xf32>
+  } {bind = "threadIdx.y"}
+  return
+}

@@ -194,6 +194,42 @@ func.func @rows(%out: memref<?xf32>, %x: memref<?xf32>, %rows: index) {
 }
 
 // -----
+// A row barrier (rows of 4 threads, each row its own tile), under a branch
+// on the row: the rows become loops around the body, and x alone is split
+// at the barrier: every lane of a row copies, then every lane reads.
+// CHECK-LABEL: func.func @row_barrier
+//       CHECK: %[[TILE:.*]] = memref.alloca() : memref<2x4xf32>
+//       CHECK: scf.for %[[Y:.*]] = %c0{{.*}} to %c2
+//       CHECK: %[[ROW:.*]] = arith.cmpi ult, %[[Y]], %arg2
+//       CHECK: scf.if %[[ROW]] {
+//       CHECK:   scf.for %[[X1:.*]] = %c0{{.*}} to %c4
+//       CHECK:     memref.store %{{.*}}, %[[TILE]][%[[Y]], %[[X1]]]
+//       CHECK:   scf.for %[[X2:.*]] = %c0{{.*}} to %c4
+//       CHECK:     memref.load %[[TILE]][%[[Y]], %{{.*}}]
+//   CHECK-NOT: gpu.
+func.func @row_barrier(%out: memref<?xf32>, %x: memref<?xf32>, %rows: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c2, %sz = %c1) workgroup(%tile : memref<2x4xf32, #gpu.address_space<workgroup>>) {
+    %row = arith.cmpi ult, %ty, %rows : index
+    scf.if %row {
+      %v = memref.load %x[%tx] : memref<?xf32>
+      memref.store %v, %tile[%ty, %tx] : memref<2x4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier {sptir.row = 4 : i64}
+      %other = arith.subi %c3, %tx : index
+      %w = memref.load %tile[%ty, %other] : memref<2x4xf32, #gpu.address_space<workgroup>>
+      %at = arith.muli %ty, %c4 : index
+      %i = arith.addi %at, %tx : index
+      memref.store %w, %out[%i] : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
 // With a block barrier as well, or clusters wider than a row, all threads
 // are split at the reduction as at a barrier.
 // CHECK-LABEL: func.func @with_barrier

@@ -9,6 +9,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=32},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHARED
 // RUN: sptir-opt %examples/sddmm_fused.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=16},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %S/sparse_pos_auto_bind.mlir --split-input-file --pass-pipeline='builtin.module(sptir-to-gpu)' | FileCheck %s --check-prefix=DEFAULT
+// RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=8},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=8},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=16 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=8},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWTILE
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -74,3 +75,12 @@
 //       DEFAULT: llvm.br
 //       DEFAULT: gpu.binary @column_maxima_kernel_0
 //  DEFAULT-SAME: max.NaN.f32
+
+// Four rows a block, each caching 16 non-zeros in its own 256-byte tiles:
+// its 8 lanes meet at bar.warp.sync on their own mask, never bar.sync.
+// ROWTILE: .visible .entry csr_spmm_kernel(
+// ROWTILE-SAME: .shared .align 16 .b8 {{[^[]*}}[256];
+// ROWTILE-SAME: .shared .align 16 .b8 {{[^[]*}}[256];
+// ROWTILE-SAME: %laneid
+// ROWTILE-SAME: bar.warp.sync{{.*}}st.shared.b32{{.*}}st.shared.b32{{.*}}bar.warp.sync{{.*}}ld.shared
+// ROWTILE-NOT: bar.sync

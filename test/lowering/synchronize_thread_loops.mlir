@@ -156,3 +156,47 @@ func.func @broadcast_read(%m: memref<?xf32>, %out: memref<?xf32>, %b: index) {
   } {bind = "blockIdx.x", sptir.label = "blocks"}
   return
 }
+
+// -----
+
+// Rows on threadIdx.y, each with its own tile (privatize-row-tiles): the
+// copy, a read that every thread of the row runs, and the walk meet only
+// within a row, so row barriers go inside the row loop, after the copy
+// (one serves both readers) and at the end of each step of the chunk loop.
+// CHECK-LABEL: func.func @row_tiles
+//       CHECK: scf.for
+//       CHECK:   scf.for
+//       CHECK:   } {bind = "threadIdx.x", sptir.label = "copy"}
+//  CHECK-NEXT:   gpu.barrier {sptir.row}
+//  CHECK-NEXT:   memref.load
+//   CHECK-NOT:   gpu.barrier
+//       CHECK:   } {bind = "threadIdx.x", sptir.label = "walk"}
+//  CHECK-NEXT:   gpu.barrier {sptir.row}
+//  CHECK-NEXT:   }
+//   CHECK-NOT: gpu.barrier
+func.func @row_tiles(%in: memref<?xf32>, %out: memref<?xf32>, %chunks: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %tile = memref.alloca() {sptir.shared} : memref<4x8xf32>
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %k = %c0 to %chunks step %c1 {
+      scf.for %t = %c0 to %c8 step %c1 {
+        %v = memref.load %in[%t] : memref<?xf32>
+        memref.store %v, %tile[%y, %t] : memref<4x8xf32>
+      } {bind = "threadIdx.x", sptir.label = "copy"}
+      %first = memref.load %tile[%y, %c0] : memref<4x8xf32>
+      scf.for %t = %c0 to %c8 step %c1 {
+        %e = arith.subi %c8, %t : index
+        %last = arith.subi %e, %c1 : index
+        %v = memref.load %tile[%y, %last] : memref<4x8xf32>
+        %s = arith.addf %v, %first : f32
+        %at = arith.muli %y, %c8 : index
+        %o = arith.addi %at, %t : index
+        memref.store %s, %out[%o] : memref<?xf32>
+      } {bind = "threadIdx.x", sptir.label = "walk"}
+    }
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}

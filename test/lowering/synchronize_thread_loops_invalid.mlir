@@ -43,3 +43,56 @@ func.func @across_steps(%m: memref<?xf32>, %rows: index, %steps: index) {
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }
+
+// -----
+
+// A row's tile, but also a buffer that every row shares: a row barrier
+// would not order the rows' accesses to it.
+func.func @row_tile_and_shared_buffer(%m: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f32
+  %tile = memref.alloca() {sptir.shared} : memref<4x8xf32>
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %t = %c0 to %c8 step %c1 {
+      memref.store %zero, %tile[%y, %t] : memref<4x8xf32>
+      memref.store %zero, %m[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "zero"}
+    // expected-error@+1 {{loop "reverse" (threadIdx.x) touches memory that loop "zero" (threadIdx.x) touches from other threads}}
+    scf.for %t = %c0 to %c8 step %c1 {
+      %e = arith.subi %c7, %t : index
+      %v = memref.load %tile[%y, %e] : memref<4x8xf32>
+      memref.store %v, %m[%e] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "reverse"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}
+
+// -----
+
+// A tile indexed by the row's position, but the rows are on threadIdx.x:
+// a row barrier is for rows of threadIdx.y or z.
+func.func @tile_on_x_rows(%m: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f32
+  %tile = memref.alloca() {sptir.shared} : memref<4x8xf32>
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %t = %c0 to %c8 step %c1 {
+      memref.store %zero, %tile[%y, %t] : memref<4x8xf32>
+    } {bind = "threadIdx.y", sptir.label = "zero"}
+    // expected-error@+1 {{where no barrier can be reached by every thread of the block}}
+    scf.for %t = %c0 to %c8 step %c1 {
+      %e = arith.subi %c7, %t : index
+      %v = memref.load %tile[%y, %e] : memref<4x8xf32>
+      memref.store %v, %m[%e] : memref<?xf32>
+    } {bind = "threadIdx.y", sptir.label = "reverse"}
+  } {bind = "threadIdx.x", sptir.label = "rows"}
+  return
+}

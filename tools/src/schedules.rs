@@ -11,10 +11,12 @@
 /// non-zero loop: a thread keeps one sum a chunk in registers and reads
 /// each non-zero's column and value once (feature coarsening). Otherwise
 /// the chunks are walked outside the non-zero loop, each re-walking the
-/// row, so that the one sum stays in a register. With `cache` > 0 (one
-/// row a block), the row's non-zeros go through shared memory `cache` at
-/// a time: the block's threads copy a chunk of columns and values
-/// together, then each walks the chunk.
+/// row, so that the one sum stays in a register. With `cache` > 0, the
+/// row's non-zeros go through shared memory `cache` at a time: the row's
+/// threads copy a chunk of columns and values together, then each walks
+/// the chunk. Several rows a block each have their own tile, and only a
+/// row's threads meet between copy and walk (inside one warp, so THREADS
+/// must divide 32).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSpmm {
     pub rows: usize,
@@ -74,8 +76,9 @@ impl RowSpmm {
     }
 
     /// Why this schedule cannot be built, if it cannot: the shared-memory
-    /// copy needs the whole block at its barriers (one row a block) and
-    /// whole passes of the threads over a chunk.
+    /// copy needs whole passes of the threads over a chunk, rows whose
+    /// threads meet inside one warp where a block has several, and tiles
+    /// that fit in a block's shared memory.
     pub fn check(&self) -> Result<(), String> {
         if self.rows == 0 || self.threads == 0 || ![1, 2, 4].contains(&self.vector) {
             return Err(format!("ROWS and THREADS must be at least 1 and VECTOR 1, 2 or 4, got {self:?}"));
@@ -83,9 +86,18 @@ impl RowSpmm {
         if self.rows.checked_mul(self.threads).is_none_or(|block| block > 1024) {
             return Err(format!("ROWS * THREADS (threads a block) must be at most 1024, got {self:?}"));
         }
-        if self.cache > 0 && (self.rows != 1 || !self.cache.is_multiple_of(self.threads)) {
+        if self.cache > 0 && !self.cache.is_multiple_of(self.threads) {
+            return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self:?}"));
+        }
+        if self.cache > 0 && self.rows > 1 && !32usize.is_multiple_of(self.threads) {
             return Err(format!(
-                "caching in shared memory needs ROWS 1 (the whole block meets at its barriers) and CACHE a multiple of THREADS, got {self:?}"
+                "caching in shared memory with several ROWS a block needs THREADS dividing 32 (a row's threads meet inside one warp), got {self:?}"
+            ));
+        }
+        // A column (4 bytes) and a value (4 bytes) a cached position.
+        if self.cache > 0 && self.rows.saturating_mul(self.cache).saturating_mul(8) > 48 * 1024 {
+            return Err(format!(
+                "ROWS * CACHE * 8 bytes of tiles must fit in a block's 48 KiB of shared memory, got {self:?}"
             ));
         }
         Ok(())
@@ -169,9 +181,13 @@ impl RowSpmm {
                         list.push(RowSpmm { rows, threads, vector, cache: 0 });
                     }
                 }
-                // A row a block, its non-zeros through shared memory.
+                // Non-zeros through shared memory: a row a block, or rows
+                // of a warp each.
                 if threads >= 32 {
                     list.push(RowSpmm { rows: 1, threads, vector, cache: threads });
+                }
+                if threads == 32 {
+                    list.extend([4, 8].map(|rows| RowSpmm { rows, threads, vector, cache: threads }));
                 }
             }
         }
@@ -326,7 +342,10 @@ mod tests {
         assert_eq!(RowSpmm::for_features(512), row(4, 32, 4));
         assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
-        assert!(RowSpmm { cache: 32, ..row(2, 32, 1) }.check().is_err());
+        assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(4, 32, 4) }));
+        assert_eq!(RowSpmm { cache: 32, ..row(2, 32, 1) }.check(), Ok(()));
+        assert!(RowSpmm { cache: 64, ..row(2, 64, 1) }.check().is_err());
+        assert!(RowSpmm { cache: 1024, ..row(8, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
     }
 

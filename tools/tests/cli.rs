@@ -444,8 +444,14 @@ fn bench_checks_row_spmm_schedules() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches("st.global.v4.b32").count(), 4, "{text}");
     assert_eq!(text.matches("ld.global.v4.b32").count(), 4, "{text}");
-    // A row a block, its non-zeros through shared memory.
-    fails_with(&ptx(&["--row-spmm", "2,32,1,32"]), "needs ROWS 1");
+    // Non-zeros through shared memory: several rows a block need rows
+    // inside a warp, and tiles inside a block's shared memory.
+    fails_with(&ptx(&["--row-spmm", "2,64,1,64"]), "THREADS dividing 32");
+    fails_with(&ptx(&["--row-spmm", "8,32,1,1024"]), "48 KiB of shared memory");
+    let output = ptx(&["--row-spmm", "4,32,1,32"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("bar.warp.sync") && !text.contains("bar.sync"), "{text}");
     fails_with(&ptx(&["--row-spmm", "1,32,1,48"]), "CACHE a multiple of THREADS");
     fails_with(&ptx(&["--format", "hyb", "--row-spmm", "1,32,1,32"]), "not hyb");
     let output = ptx(&["--row-spmm", "1,32,2,64"]);

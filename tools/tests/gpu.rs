@@ -9,7 +9,7 @@ use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
     kernels::{prepare, specialization, Format, Layout, Op},
-    schedules::LaneSddmm,
+    schedules::{LaneSddmm, RowSpmm},
 };
 
 fn matrices() -> Vec<(String, Csr)> {
@@ -93,6 +93,40 @@ fn warp_shuffled_sddmm_verifies_on_the_gpu() {
             }
         }
         println!("{name}: warp-shuffled SDDMM verified on the GPU");
+    }
+}
+
+/// Row-wise SpMM whose rows stage their non-zeros through shared memory:
+/// a row a block (block barriers), or several rows a block, each with its
+/// own tile, whose lanes meet at `bar.warp.sync` on their own mask (rows
+/// of 8 lanes share a warp with three others).
+#[test]
+fn cached_rows_verify_on_the_gpu() {
+    if !cuda::available() {
+        println!("skipping GPU shared-memory tests: no CUDA driver or GPU on this machine");
+        return;
+    }
+    for (name, a) in matrices() {
+        for feat in [7, 32, 128] {
+            for (rows, threads, vector, cache) in [(1, 32, 1, 32), (4, 32, 4, 32), (8, 8, 1, 16), (3, 4, 1, 8)] {
+                let schedule = RowSpmm { rows, threads, vector, cache };
+                let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
+                let context = create_context();
+                let mut module = problem.program(&context);
+                let specialize = specialization(problem.function, &problem.extents());
+                let pipeline = format!(
+                    "builtin.module({specialize},lower-sparse-iter,{},sptir-stage2-to-gpu)",
+                    schedule.passes("csrmm", Some(feat))
+                );
+                run_pipeline(&context, &mut module, &pipeline).unwrap();
+                let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
+                problem.poison();
+                kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+                let error = relative_error(&problem.result(), &problem.reference);
+                assert!(error < 1e-5, "{name} spmm {schedule:?} feat {feat}: relative error {error}");
+            }
+        }
+        println!("{name}: shared-memory row SpMM verified on the GPU");
     }
 }
 
