@@ -86,6 +86,12 @@ impl RowSpmm {
         if self.rows.checked_mul(self.threads).is_none_or(|block| block > 1024) {
             return Err(format!("ROWS * THREADS (threads a block) must be at most 1024, got {self:?}"));
         }
+        if self.cache > sptir_lowering::sparse_pos_cache_read::MAX_TRIP as usize {
+            return Err(format!(
+                "CACHE must be at most {} (positions a tile holds), got {self:?}",
+                sptir_lowering::sparse_pos_cache_read::MAX_TRIP
+            ));
+        }
         if self.cache > 0 && !self.cache.is_multiple_of(self.threads) {
             return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self:?}"));
         }
@@ -347,6 +353,7 @@ mod tests {
         assert!(RowSpmm { cache: 64, ..row(2, 64, 1) }.check().is_err());
         assert!(RowSpmm { cache: 1024, ..row(8, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
+        assert!(RowSpmm { cache: 1056, ..row(1, 32, 1) }.check().is_err());
     }
 
     #[test]

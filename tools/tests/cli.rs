@@ -387,6 +387,12 @@ fn bench_saves_one_configuration_per_feature_size() {
     // A section that does not apply is still checked.
     let other = temp_file("other-section.cfg", "[feat 32]\nformat=csr\n[feat 4]\nformat=coo\n");
     fails_with(&bench(&[&matrix[..], &["--config", &other]].concat()), "bad format in config line");
+    let twice = temp_file("twice.cfg", "[feat 4]\nformat=csr\n[feat 4]\nformat=ell\n");
+    fails_with(&bench(&[&matrix[..], &["--feat", "4", "--config", &twice]].concat()), "'[feat 4]' is given twice");
+    // A schedule in a configuration is checked as the configuration's.
+    let wide = temp_file("wide.cfg", "[feat 4]\nrow_spmm=4,64,1,64\n");
+    let output = bench(&[&matrix[..], &["--feat", "4", "--config", &wide, "--device", "emulate"]].concat());
+    fails_with(&output, "--config: bad schedule in config line 'row_spmm=4,64,1,64': caching in shared memory");
 }
 
 #[test]
@@ -448,6 +454,7 @@ fn bench_checks_row_spmm_schedules() {
     // inside a warp, and tiles inside a block's shared memory.
     fails_with(&ptx(&["--row-spmm", "2,64,1,64"]), "THREADS dividing 32");
     fails_with(&ptx(&["--row-spmm", "8,32,1,1024"]), "48 KiB of shared memory");
+    fails_with(&ptx(&["--row-spmm", "1,32,1,1056"]), "CACHE must be at most 1024");
     let output = ptx(&["--row-spmm", "4,32,1,32"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);

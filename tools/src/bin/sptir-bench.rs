@@ -395,12 +395,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     }
     let row_spmm = match (&args.row_spmm, op, format) {
         (Some(values), Op::Spmm, Format::Csr | Format::Ell | Format::Hyb) => {
-            let schedule = match values[..] {
-                [rows, threads, vector] => RowSpmm { rows, threads, vector, cache: 0 },
-                [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache },
-                _ => return Err(format!("--row-spmm: expected ROWS,THREADS,VECTOR[,CACHE], got {values:?}")),
-            };
-            schedule.check().map_err(|e| format!("--row-spmm: {e}"))?;
+            let schedule = row_spmm_schedule(values).map_err(|e| format!("--row-spmm: {e}"))?;
             if schedule.cache > 0 && format == Format::Hyb {
                 return Err("--row-spmm: caching in shared memory applies to csr and ell, not hyb".into());
             }
@@ -420,14 +415,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     }
     let lane_sddmm = match (&args.sddmm, op, format) {
         (Some(values), Op::Sddmm, Format::Csr) => {
-            let schedule = match values[..] {
-                [rows, threads, vector] => LaneSddmm { rows, threads, vector, rowwise: false },
-                [rows, threads, vector, rowwise @ (0 | 1)] => {
-                    LaneSddmm { rows, threads, vector, rowwise: rowwise == 1 }
-                }
-                _ => return Err(format!("--sddmm: expected ROWS,THREADS,VECTOR[,ROWWISE 0 or 1], got {values:?}")),
-            };
-            schedule.check().map_err(|e| format!("--sddmm: {e}"))?;
+            let schedule = lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?;
             Some(schedule)
         }
         (Some(_), _, _) => return Err("--sddmm applies to sddmm in csr".into()),
@@ -614,6 +602,26 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     Ok((verified, ms))
 }
 
+/// The row-wise SpMM schedule that `--row-spmm` (or `row_spmm=`) values name.
+fn row_spmm_schedule(values: &[usize]) -> Result<RowSpmm, String> {
+    let schedule = match values[..] {
+        [rows, threads, vector] => RowSpmm { rows, threads, vector, cache: 0 },
+        [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache },
+        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,CACHE], got {values:?}")),
+    };
+    schedule.check().map(|()| schedule)
+}
+
+/// The SDDMM schedule that `--sddmm` (or `sddmm=`) values name.
+fn lane_sddmm_schedule(values: &[usize]) -> Result<LaneSddmm, String> {
+    let schedule = match values[..] {
+        [rows, threads, vector] => LaneSddmm { rows, threads, vector, rowwise: false },
+        [rows, threads, vector, rowwise @ (0 | 1)] => LaneSddmm { rows, threads, vector, rowwise: rowwise == 1 },
+        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,ROWWISE 0 or 1], got {values:?}")),
+    };
+    schedule.check().map(|()| schedule)
+}
+
 /// The configuration knobs --tune varies and --save-config records.
 fn config_lines(args: &Args) -> String {
     let format = format!("{:?}", args.format).to_lowercase();
@@ -648,6 +656,9 @@ fn apply_config(args: &mut Args, text: &str, feat: usize) -> Result<(), String> 
         if let Some(header) = line.trim().strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
             let size = header.trim().strip_prefix("feat").and_then(|n| n.trim().parse::<usize>().ok());
             let size = size.ok_or_else(|| format!("bad config section '{line}': expected '[feat N]'"))?;
+            if sections.contains(&size) {
+                return Err(format!("config section '[feat {size}]' is given twice"));
+            }
             section = Some(size);
             sections.push(size);
             continue;
@@ -679,11 +690,16 @@ fn apply_config_line(args: &mut Args, line: &str) -> Result<(), String> {
         "schedule" => args.schedule = pass_list(value),
         "row_spmm" | "sddmm" => {
             let values: Result<Vec<usize>, _> = value.split(',').map(|v| v.trim().parse::<usize>()).collect();
-            let values = Some(values.map_err(|_| format!("bad numbers in config line '{line}'"))?);
+            let values = values.map_err(|_| format!("bad numbers in config line '{line}'"))?;
+            let checked = match key.trim() {
+                "sddmm" => lane_sddmm_schedule(&values).map(|_| ()),
+                _ => row_spmm_schedule(&values).map(|_| ()),
+            };
+            checked.map_err(|e| format!("bad schedule in config line '{line}': {e}"))?;
             if key.trim() == "sddmm" {
-                args.sddmm = values;
+                args.sddmm = Some(values);
             } else {
-                args.row_spmm = values;
+                args.row_spmm = Some(values);
             }
         }
         other => return Err(format!("unknown config key '{other}'")),
