@@ -21,8 +21,8 @@ use crate::{
     axis::detach,
     ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, op_name, outermost,
-        root_memref, static_shape, touches_memory, users, LANE_CLUSTERS,
+        accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name,
+        outermost, root_memref, static_shape, touches_memory, users, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -276,13 +276,8 @@ fn size_row_barriers<'c>(
     outer: OperationRef<'c, 'c>,
     bounds: &[Option<(Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)>; 6],
 ) -> Result<(), PassFailed> {
-    let mut barriers = Vec::new();
-    outer.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "gpu.barrier" && op.has_attribute(ROW_BARRIER) {
-            barriers.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
+    let barriers: Vec<_> =
+        marked_ops(outer, ROW_BARRIER).into_iter().filter(|op| op_name(op) == "gpu.barrier").collect();
     let Some(&first) = barriers.first() else { return Ok(()) };
     let size = match bounds[3] {
         None => Some(1),

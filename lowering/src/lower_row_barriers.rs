@@ -9,14 +9,14 @@
 
 use crate::{
     ir_builder::{erase, Builder},
-    ir_query::op_name,
+    ir_query::{marked_ops, op_name},
     lower_subgroup_reductions::cluster_mask,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     synchronize_thread_loops::ROW_BARRIER,
 };
 use melior::ir::{
     attribute::IntegerAttribute,
-    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationRef},
 };
 use sptir_dialects::nvvm;
 
@@ -32,14 +32,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut barriers = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "gpu.barrier" && op.has_attribute(ROW_BARRIER) {
-            barriers.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for barrier in barriers {
+    for barrier in marked_ops(root, ROW_BARRIER).into_iter().filter(|op| op_name(op) == "gpu.barrier") {
         let location = barrier.location();
         let size = barrier.attribute(ROW_BARRIER).ok().and_then(|a| IntegerAttribute::try_from(a).ok());
         let Some(size) = size.map(|s| s.value()).filter(|&s| s > 0 && 32 % s == 0) else {

@@ -16,7 +16,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{constant_index, encloses, op_name, static_shape, users},
+    ir_query::{constant_index, encloses, marked_ops, op_name, static_shape, users},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_cache_read::SHARED,
@@ -26,7 +26,7 @@ use melior::{
     ir::{
         attribute::Attribute,
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
         r#type::{MemRefType, ShapedTypeLike, TypeLike},
         RegionLike, Value, ValueLike,
     },
@@ -45,14 +45,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut tiles = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "memref.alloca" && op.has_attribute(SHARED) {
-            tiles.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for tile in tiles {
+    for tile in marked_ops(root, SHARED).into_iter().filter(|op| op_name(op) == "memref.alloca") {
         if let Some(row) = row_loop(tile) {
             privatize(context, tile, row)?;
         }

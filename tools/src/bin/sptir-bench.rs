@@ -926,6 +926,13 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.baseline.is_some() && args.device != Device::Cuda {
         return Err("--baseline cusparse needs --device cuda".into());
     }
+    Ok(())
+}
+
+/// What the command line alone settles (a configuration sets none of
+/// it), checked once for all feature sizes: the output file, the GPU and
+/// the chip.
+fn check_environment(args: &Args) -> Result<(), String> {
     if let Some(path) = args.save_config.as_deref() {
         // Refused now, not after the whole search (an existing file keeps
         // its text until then).
@@ -991,6 +998,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
         runs.push((feat, run));
+    }
+    if let Err(error) = check_environment(&args) {
+        eprintln!("sptir-bench: {error}");
+        return ExitCode::FAILURE;
     }
     let mut a = match load_matrix(&args.matrix) {
         Ok(a) => a,
