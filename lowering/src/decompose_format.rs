@@ -157,7 +157,7 @@ fn builtin<'c>(
     label: &str,
     rule: &BuiltinRule,
 ) -> Result<(), PassFailed> {
-    let iterations = crate::sparse_iter_ops::find_iterations(root, label);
+    let iterations = crate::sparse_iter_ops::named_iterations("decompose-format", root, label)?;
     let [iteration] = iterations.as_slice() else {
         return Err(emit_error(
             root.location(),

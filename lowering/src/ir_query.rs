@@ -584,3 +584,23 @@ pub fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
     });
     found
 }
+
+/// The end of a "no ... labelled L" diagnostic: the labels that there are,
+/// so that a misspelt one is easy to correct, or `none` when there are none.
+pub fn label_choices(labels: impl IntoIterator<Item = String>, none: &str) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for label in labels {
+        if !label.is_empty() && !seen.contains(&label) {
+            seen.push(label);
+        }
+    }
+    if seen.is_empty() {
+        return format!("; {none}");
+    }
+    const SHOWN: usize = 16;
+    let mut list: Vec<String> = seen.iter().take(SHOWN).map(|l| format!("\"{l}\"")).collect();
+    if seen.len() > SHOWN {
+        list.push(format!("and {} more", seen.len() - SHOWN));
+    }
+    format!("; the labels are {}", list.join(", "))
+}

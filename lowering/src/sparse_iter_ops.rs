@@ -31,12 +31,29 @@ pub fn scheduled_iterations<'c: 'a, 'a>(
     options: &crate::pass_registry::PassOptions,
     pass: &str,
 ) -> Result<Vec<OperationRef<'c, 'a>>, crate::pass_registry::PassFailed> {
-    let label = options.get("iteration").unwrap_or_default();
+    named_iterations(pass, root, options.get("iteration").unwrap_or_default())
+}
+
+/// The iterations labelled `label` under `root`, at least one; `pass`
+/// prefixes the diagnostic when there is none.
+pub fn named_iterations<'c: 'a, 'a>(
+    pass: &str,
+    root: OperationRef<'c, 'a>,
+    label: &str,
+) -> Result<Vec<OperationRef<'c, 'a>>, crate::pass_registry::PassFailed> {
     let iterations = find_iterations(root, label);
     if iterations.is_empty() {
+        let mut labels = Vec::new();
+        root.walk(WalkOrder::PreOrder, |op| {
+            if is_iteration(&op) {
+                labels.extend(IterationInfo::label_of(&op));
+            }
+            WalkResult::Advance
+        });
+        let choices = crate::ir_query::label_choices(labels, "there is none (stage I schedules run before lower-sparse-iter)");
         return Err(crate::pass_registry::emit_error(
             root.location(),
-            format!("{pass}: no sparse iteration labelled \"{label}\""),
+            format!("{pass}: no sparse iteration labelled \"{label}\"{choices}"),
         ));
     }
     Ok(iterations)

@@ -5,7 +5,7 @@
 use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
-    ir_query::{defined_outside, op_name},
+    ir_query::{defined_outside, label_choices, op_name},
     pass_registry::{emit_error, PassFailed},
 };
 use melior::{
@@ -51,7 +51,15 @@ pub fn named_loops<'c: 'a, 'a>(
 ) -> Result<Vec<OperationRef<'c, 'a>>, PassFailed> {
     let loops = find_loops(root, label);
     if loops.is_empty() {
-        return Err(emit_error(root.location(), format!("{pass}: no sparse_pos.for labelled \"{label}\"")));
+        let mut labels = Vec::new();
+        root.walk(WalkOrder::PreOrder, |op| {
+            if op.name().as_string_ref().as_str() == Ok(FOR) {
+                labels.push(loop_label(unsafe { OperationRef::from_raw(op.to_raw()) }));
+            }
+            WalkResult::Advance
+        });
+        let choices = label_choices(labels, "there is none (lower-sparse-iter makes them from stage I iterations)");
+        return Err(emit_error(root.location(), format!("{pass}: no sparse_pos.for labelled \"{label}\"{choices}")));
     }
     Ok(loops)
 }

@@ -2,6 +2,9 @@
 // RUN: sptir-opt %S/Inputs/bad_block.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:0 iteration=it})'
 // RUN: sptir-opt %S/Inputs/not_csr.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
 // RUN: sptir-opt %S/Inputs/nested_partial_spmm.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=ell:4 iteration=inner})'
+// RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// MISSING: not_csr.mlir:0:0: error: decompose-format: no sparse iteration labelled "nope"; the labels are "it"
 
 // expected-error@+1 {{decompose-format: unknown rule 'coo'; expected bsr:B, ell:K or hyb:C:W0,W1,...}}
 module {

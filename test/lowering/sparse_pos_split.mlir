@@ -39,5 +39,5 @@
 
 // BADCLAMP: option 'clamp' of pass 'sparse-pos-split' must be true or false, got 'maybe'
 // ZERO: option 'factor' of pass 'sparse-pos-split' must be a positive integer, got '0'
-// MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"
+// MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"; the labels are "csrmm.0", "csrmm.init.1", "csrmm.1", "csrmm.2"
 // BOUND: sparse-pos-split: loop "csrmm.0" is already bound; split before binding

@@ -12,7 +12,7 @@ func.func @child_before_parent(%indptr: memref<?xi32>, %indices: memref<?xi32>, 
 
 // -----
 
-// expected-error@+1 {{sparse-reorder: no sparse iteration labelled "it"}}
+// expected-error@+1 {{sparse-reorder: no sparse iteration labelled "it"; the labels are "other"}}
 module {
   func.func @missing(%m: index) {
     %I = sparse_iter.dense_fixed %m
