@@ -50,7 +50,8 @@ pub fn named_iterations<'c: 'a, 'a>(
             }
             WalkResult::Advance
         });
-        let choices = crate::ir_query::label_choices(labels, "there is none (stage I schedules run before lower-sparse-iter)");
+        let choices =
+            crate::ir_query::label_choices(labels, "there is none (stage I schedules run before lower-sparse-iter)");
         return Err(crate::pass_registry::emit_error(
             root.location(),
             format!("{pass}: no sparse iteration labelled \"{label}\"{choices}"),

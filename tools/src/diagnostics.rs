@@ -108,6 +108,8 @@ struct Expectation {
     /// expressions and the rest literal.
     pattern: Option<regex::Regex>,
     annotation_line: usize,
+    /// Where `expected-` starts on its line, from 1.
+    annotation_column: usize,
 }
 
 impl Expectation {
@@ -140,7 +142,7 @@ fn expectations(source: &str, first_line: usize) -> Result<Vec<Expectation>, Str
     let mut for_next_plain_line = Vec::new();
     for (offset, text) in source.lines().enumerate() {
         let line = first_line + offset;
-        let Some((severity, regex, designator, message)) = annotation(text, line)? else {
+        let Some((severity, regex, designator, message, column)) = annotation(text, line)? else {
             for index in for_next_plain_line.drain(..) {
                 let expectation: &mut Expectation = &mut found[index];
                 expectation.line = Some(line);
@@ -178,6 +180,7 @@ fn expectations(source: &str, first_line: usize) -> Result<Vec<Expectation>, Str
             message: message.to_string(),
             pattern,
             annotation_line: line,
+            annotation_column: column,
         });
     }
     if let Some(&index) = for_next_plain_line.first() {
@@ -190,9 +193,10 @@ fn expectations(source: &str, first_line: usize) -> Result<Vec<Expectation>, Str
 }
 
 /// The parts of one line's `expected-` annotation, if it has one.
-fn annotation(text: &str, line: usize) -> Result<Option<(Severity, bool, Designator, &str)>, String> {
+fn annotation(text: &str, line: usize) -> Result<Option<(Severity, bool, Designator, &str, usize)>, String> {
     let mut search = text;
     while let Some(start) = search.find("expected-") {
+        let column = text.len() - search.len() + start + 1;
         let rest = &search[start + "expected-".len()..];
         search = rest;
         let name_end = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
@@ -227,7 +231,7 @@ fn annotation(text: &str, line: usize) -> Result<Option<(Severity, bool, Designa
         let Some(body) = body.trim_end().strip_suffix("}}") else {
             return Err(format!("line {line}: {kind}'s message does not end the line with }}}}"));
         };
-        return Ok(Some((severity, regex, designator, body)));
+        return Ok(Some((severity, regex, designator, body, column)));
     }
     Ok(None)
 }
@@ -265,20 +269,35 @@ pub fn verify(diagnostics: &[Diag], source: &str, first_line: usize, file: &str)
         match matched {
             Some(index) => met[index] = true,
             None => {
-                let _ = writeln!(report, "{diagnostic}");
-                let _ = writeln!(report, "  ^ unexpected {}", diagnostic.severity.name());
+                let severity = diagnostic.severity.name();
+                match &diagnostic.position {
+                    Some(position) => {
+                        let _ = writeln!(
+                            report,
+                            "{}:{}:{}: error: unexpected {severity}: {}",
+                            position.file, position.line, position.column, diagnostic.message
+                        );
+                        if position.file == file {
+                            quote(&mut report, source, first_line, position.line, position.column, 1);
+                        }
+                    }
+                    None => {
+                        let _ = writeln!(report, "<unknown>: error: unexpected {severity}: {}", diagnostic.message);
+                    }
+                }
             }
         }
     }
     for (expectation, met) in expected.iter().zip(met) {
         if !met {
+            let (line, column) = (expectation.annotation_line, expectation.annotation_column);
             let _ = writeln!(
                 report,
-                "{file}:{}: expected {} \"{}\" was not produced",
-                expectation.annotation_line,
+                "{file}:{line}:{column}: error: expected {} \"{}\" was not produced",
                 expectation.severity.name(),
                 expectation.message
             );
+            quote(&mut report, source, first_line, line, column, "expected-".len() + expectation.severity.name().len());
         }
     }
     if report.is_empty() {
@@ -286,6 +305,16 @@ pub fn verify(diagnostics: &[Diag], source: &str, first_line: usize, file: &str)
     } else {
         Err(report)
     }
+}
+
+/// Appends line `line` of `source` (whose first line is `first_line`) and
+/// a mark under `width` characters from `column`, as MLIR prints a
+/// location; nothing when the line is not in `source`.
+fn quote(report: &mut String, source: &str, first_line: usize, line: usize, column: usize, width: usize) {
+    let Some(text) = line.checked_sub(first_line).and_then(|index| source.lines().nth(index)) else { return };
+    let before = text.get(..column.saturating_sub(1)).unwrap_or(text);
+    let indent: String = before.chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let _ = writeln!(report, "{text}\n{indent}^{}", "~".repeat(width.saturating_sub(1)));
 }
 
 #[cfg(test)]
@@ -333,9 +362,14 @@ mod tests {
         let source = "op // expected-error {{bad op}}";
         assert!(verify(&[diag(1, "'x' op bad op here")], source, 1, "f").is_ok());
         let missing = verify(&[], source, 1, "f").unwrap_err();
-        assert!(missing.contains("was not produced"));
+        assert_eq!(
+            missing,
+            "f:1:7: error: expected error \"bad op\" was not produced\n".to_string()
+                + source
+                + "\n      ^~~~~~~~~~~~~~\n"
+        );
         let unexpected = verify(&[diag(1, "bad op"), diag(1, "other")], source, 1, "f").unwrap_err();
-        assert!(unexpected.contains("unexpected error"));
+        assert_eq!(unexpected, "f:1:1: error: unexpected error: other\n".to_string() + source + "\n^\n");
         assert!(verify(&[diag(2, "bad op")], source, 1, "f").is_err());
     }
 }

@@ -743,7 +743,11 @@ func.func @c() {
     let output = opt(&["--split-input-file", "--verify-diagnostics", "-"], source);
     let stderr = String::from_utf8_lossy(&output.stderr);
     // Only the note on line 11 ('func.func @c') is missing.
-    assert_eq!(stderr.trim(), "<stdin>:13: expected note \"never matched\" was not produced", "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "<stdin>:13:6: error: expected note \"never matched\" was not produced\n  // expected-note@above {{never matched}}\n     ^~~~~~~~~~~~~",
+        "{stderr}"
+    );
     let wrong_pattern = source.replace("[a-z]+", "[0-9]+").replace("  // expected-note@above {{never matched}}\n", "");
     let output = opt(&["--split-input-file", "--verify-diagnostics", "-"], &wrong_pattern);
     fails_with(&output, "unexpected error");
