@@ -40,8 +40,9 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
     --schedule 'sparse-pos-split{loop=sddmm.2 factor=4},sparse-pos-bind{loop=sddmm.2.i to=threadIdx.x shuffle=true}' \
     --device cuda --reps 5 --json || status=1
   # Shared-memory caching: a row a block, or several rows each with its
-  # own tile, meeting at warp barriers (bar.warp.sync).
-  for row_spmm in 1,32,1,32 1,32,4,64 1,64,2,64 4,32,4,32 8,32,1,32 8,8,4,16; do
+  # own tile, meeting at warp barriers (bar.warp.sync) or, for rows of
+  # whole warps, at named barriers (bar.sync id, count).
+  for row_spmm in 1,32,1,32 1,32,4,64 1,64,2,64 4,32,4,32 8,32,1,32 8,8,4,16 2,64,4,64 4,128,1,128; do
     "$bench" --op spmm --format csr --matrix "$graph" --feat 32,128 --row-spmm "$row_spmm" --device cuda --baseline cusparse --reps 20 --json || status=1
   done
 done

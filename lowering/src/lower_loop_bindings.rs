@@ -267,10 +267,11 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
 }
 
 /// Gives each row barrier under `outer` (`synchronize-thread-loops`'
-/// `sptir.row`) the row's thread count, the block's x size: the threads of
-/// a row then are that many consecutive lanes of one warp, which
-/// `lower-row-barriers` synchronizes alone. So the size must be known here
-/// and divide 32.
+/// `sptir.row`) the row's thread count, the block's x size, which must be
+/// known here. `lower-row-barriers` synchronizes a row alone: a row whose
+/// size divides 32 is that many consecutive lanes of one warp; a row of
+/// whole warps (a multiple of 32) takes one of the hardware's 15 named
+/// barriers, so a block has at most `MAX_NAMED_ROWS` such rows.
 fn size_row_barriers<'c>(
     context: &'c Context,
     outer: OperationRef<'c, 'c>,
@@ -279,15 +280,27 @@ fn size_row_barriers<'c>(
     let barriers: Vec<_> =
         marked_ops(outer, ROW_BARRIER).into_iter().filter(|op| op_name(op) == "gpu.barrier").collect();
     let Some(&first) = barriers.first() else { return Ok(()) };
-    let size = match bounds[3] {
+    let size_of = |dimension: usize| match bounds[dimension] {
         None => Some(1),
         Some((lower, upper, _)) => constant_index(lower).zip(constant_index(upper)).map(|(l, u)| (u - l).max(1)),
     };
-    let Some(size) = size.filter(|&size| 32 % size == 0) else {
-        let got = size.map_or("a size known only at run time".to_string(), |size| format!("{size} threads"));
+    let size = size_of(3);
+    let rows = size_of(4).zip(size_of(5)).map(|(y, z)| y * z);
+    let fits = |size: i64| {
+        32 % size == 0 || (size % 32 == 0 && rows.is_some_and(|rows| rows <= crate::lower_row_barriers::MAX_NAMED_ROWS))
+    };
+    let Some(size) = size.filter(|&size| fits(size)) else {
+        let got = match (size, rows) {
+            (None, _) => "a size known only at run time".to_string(),
+            (Some(size), Some(rows)) if size % 32 == 0 => format!("{size} threads in each of {rows} rows"),
+            (Some(size), None) if size % 32 == 0 => {
+                format!("{size} threads in a number of rows known only at run time")
+            }
+            (Some(size), _) => format!("{size} threads"),
+        };
         return Err(emit_error(
             first.location(),
-            format!("lower-loop-bindings: only the threads of one row (threadIdx.x) meet at this barrier, so a row must lie inside one warp: the loop bound to threadIdx.x needs a constant trip count that divides 32, got {got}"),
+            format!("lower-loop-bindings: only the threads of one row (threadIdx.x) meet at this barrier, so a row must lie inside one warp or take one of {} named barriers: the loop bound to threadIdx.x needs a constant trip count that divides 32, or a multiple of 32 with at most {} rows (threadIdx.y and z) of a constant count, got {got}", crate::lower_row_barriers::MAX_NAMED_ROWS, crate::lower_row_barriers::MAX_NAMED_ROWS),
         ));
     };
     for barrier in barriers {

@@ -237,20 +237,64 @@ func.func @grid_too_tall(%out: memref<?xf32>, %v: f32) {
 
 // -----
 
-// Rows of 64 threads meet at a row barrier: a row spans two warps.
-func.func @row_barrier_over_two_warps(%out: memref<?xf32>) {
+// Rows of 48 threads meet at a row barrier: a row spans part of a warp
+// and part of the next.
+func.func @row_barrier_over_part_warps(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c48 = arith.constant 48 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %x = %c0 to %c48 step %c1 {
+      %at = arith.muli %y, %c48 : index
+      %i = arith.addi %at, %x : index
+      memref.store %f, %out[%i] : memref<?xf32>
+    } {bind = "threadIdx.x"}
+    // expected-error@+1 {{a row must lie inside one warp or take one of 15 named barriers: the loop bound to threadIdx.x needs a constant trip count that divides 32, or a multiple of 32 with at most 15 rows (threadIdx.y and z) of a constant count, got 48 threads}}
+    gpu.barrier {sptir.row}
+  } {bind = "threadIdx.y"}
+  return
+}
+
+// -----
+
+// Rows of two warps, 4 x 4 of them: more rows than named barriers.
+func.func @row_barriers_beyond_named_barriers(%out: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c64 = arith.constant 64 : index
   %f = arith.constant 1.0 : f32
-  scf.for %y = %c0 to %c4 step %c1 {
+  scf.for %z = %c0 to %c4 step %c1 {
+    scf.for %y = %c0 to %c4 step %c1 {
+      scf.for %x = %c0 to %c64 step %c1 {
+        %at = arith.muli %y, %c64 : index
+        %i = arith.addi %at, %x : index
+        memref.store %f, %out[%i] : memref<?xf32>
+      } {bind = "threadIdx.x"}
+      // expected-error@+1 {{got 64 threads in each of 16 rows}}
+      gpu.barrier {sptir.row}
+    } {bind = "threadIdx.y"}
+  } {bind = "threadIdx.z"}
+  return
+}
+
+// -----
+
+// Rows of two warps, as many as the run says.
+func.func @row_barriers_of_unknown_count(%out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %y = %c0 to %n step %c1 {
     scf.for %x = %c0 to %c64 step %c1 {
       %at = arith.muli %y, %c64 : index
       %i = arith.addi %at, %x : index
       memref.store %f, %out[%i] : memref<?xf32>
     } {bind = "threadIdx.x"}
-    // expected-error@+1 {{a row must lie inside one warp: the loop bound to threadIdx.x needs a constant trip count that divides 32, got 64 threads}}
+    // expected-error@+1 {{got 64 threads in a number of rows known only at run time}}
     gpu.barrier {sptir.row}
   } {bind = "threadIdx.y"}
   return

@@ -30,7 +30,7 @@ gpu.module @kernels {
 
 gpu.module @kernels {
   gpu.func @unsized() kernel {
-    // expected-error@+1 {{lower-row-barriers: a row barrier needs its row's thread count (sptir.row = N, N dividing 32)}}
+    // expected-error@+1 {{lower-row-barriers: a row barrier needs its row's thread count (sptir.row = N, N dividing 32 or a multiple of 32)}}
     gpu.barrier {sptir.row}
     gpu.return
   }
@@ -38,9 +38,61 @@ gpu.module @kernels {
 
 // -----
 
+// Rows of two warps, 3 rows on y and 2 on z: row (y, z) meets at named
+// barrier 1 + y + 3 z, with its 64 threads.
+// CHECK-LABEL: gpu.func @warps
+//       CHECK: %[[Y:.*]] = nvvm.read.ptx.sreg.tid.y : i32
+//       CHECK: %[[Z:.*]] = nvvm.read.ptx.sreg.tid.z : i32
+//       CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+//       CHECK: %[[ZS:.*]] = arith.muli %[[Z]], %[[THREE]] : i32
+//       CHECK: %[[ROW:.*]] = arith.addi %[[Y]], %[[ZS]] : i32
+//       CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+//       CHECK: %[[ID:.*]] = arith.addi %[[ROW]], %[[ONE]] : i32
+//       CHECK: %[[COUNT:.*]] = arith.constant 64 : i32
+//       CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %[[COUNT]]
+//   CHECK-NOT: gpu.barrier
 gpu.module @kernels {
-  gpu.func @wide() kernel {
-    // expected-error@+1 {{lower-row-barriers: a row barrier needs its row's thread count}}
+  gpu.func @warps() kernel attributes {known_block_size = array<i32: 64, 3, 2>} {
+    gpu.barrier {sptir.row = 64 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @odd() kernel {
+    // expected-error@+1 {{lower-row-barriers: a row barrier needs its row's thread count (sptir.row = N, N dividing 32 or a multiple of 32)}}
+    gpu.barrier {sptir.row = 48 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @too_many_rows() kernel attributes {known_block_size = array<i32: 64, 4, 4>} {
+    // expected-error@+1 {{lower-row-barriers: a row of 64 threads (whole warps) takes a named barrier of its own, so its gpu.func needs a known_block_size of x size 64 and at most 15 rows (y * z), got [64, 4, 4]}}
+    gpu.barrier {sptir.row = 64 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @unknown_block() kernel {
+    // expected-error@+1 {{got none}}
+    gpu.barrier {sptir.row = 64 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @other_width() kernel attributes {known_block_size = array<i32: 128, 2, 1>} {
+    // expected-error@+1 {{needs a known_block_size of x size 64}}
     gpu.barrier {sptir.row = 64 : i64}
     gpu.return
   }

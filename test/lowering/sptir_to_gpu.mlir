@@ -10,6 +10,7 @@
 // RUN: sptir-opt %examples/sddmm_fused.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=16},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %S/sparse_pos_auto_bind.mlir --split-input-file --pass-pipeline='builtin.module(sptir-to-gpu)' | FileCheck %s --check-prefix=DEFAULT
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=8},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=8},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=16 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=8},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWTILE
+// RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=64 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=64},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWWARPS
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -84,3 +85,12 @@
 // ROWTILE-SAME: %laneid
 // ROWTILE-SAME: bar.warp.sync{{.*}}st.shared.b32{{.*}}st.shared.b32{{.*}}bar.warp.sync{{.*}}ld.shared
 // ROWTILE-NOT: bar.sync
+
+// The same with rows of two warps: row y's 64 threads meet at named
+// barrier 1 + y.
+// ROWWARPS: .visible .entry csr_spmm_kernel(
+// ROWWARPS-SAME: .shared .align 16 .b8 {{[^[]*}}[1024];
+// ROWWARPS-SAME: .shared .align 16 .b8 {{[^[]*}}[1024];
+// ROWWARPS-SAME: %tid.z;\0A\09shl.b32 \09[[Z:%r[0-9]+]], %r{{[0-9]+}}, 2;\0A\09add.s32 \09[[ROW:%r[0-9]+]], %r{{[0-9]+}}, [[Z]];\0A\09add.s32 \09[[ID:%r[0-9]+]], [[ROW]], 1;
+// ROWWARPS-SAME: bar.sync \09[[ID]], 64;{{.*}}st.shared.b32{{.*}}st.shared.b32{{.*}}bar.sync \09[[ID]], 64;{{.*}}ld.shared
+// ROWWARPS-NOT: bar.warp.sync

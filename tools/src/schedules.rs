@@ -15,8 +15,9 @@
 /// row's non-zeros go through shared memory `cache` at a time: the row's
 /// threads copy a chunk of columns and values together, then each walks
 /// the chunk. Several rows a block each have their own tile, and only a
-/// row's threads meet between copy and walk (inside one warp, so THREADS
-/// must divide 32).
+/// row's threads meet between copy and walk: inside one warp (THREADS
+/// dividing 32) or at a named barrier of the row's whole warps (THREADS a
+/// multiple of 32, at most 15 rows).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSpmm {
     pub rows: usize,
@@ -95,9 +96,12 @@ impl RowSpmm {
         if self.cache > 0 && !self.cache.is_multiple_of(self.threads) {
             return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self:?}"));
         }
-        if self.cache > 0 && self.rows > 1 && !32usize.is_multiple_of(self.threads) {
+        let named_rows = sptir_lowering::lower_row_barriers::MAX_NAMED_ROWS as usize;
+        let inside_warp = 32usize.is_multiple_of(self.threads);
+        let whole_warps = self.threads.is_multiple_of(32) && self.rows <= named_rows;
+        if self.cache > 0 && self.rows > 1 && !inside_warp && !whole_warps {
             return Err(format!(
-                "caching in shared memory with several ROWS a block needs THREADS dividing 32 (a row's threads meet inside one warp), got {self:?}"
+                "caching in shared memory with several ROWS a block needs THREADS dividing 32 (a row's threads meet inside one warp) or a multiple of 32 with ROWS at most {named_rows} (each row meets at a named barrier), got {self:?}"
             ));
         }
         // A column (4 bytes) and a value (4 bytes) a cached position.
@@ -192,8 +196,10 @@ impl RowSpmm {
                 if threads >= 32 {
                     list.push(RowSpmm { rows: 1, threads, vector, cache: threads });
                 }
-                if threads == 32 {
-                    list.extend([4, 8].map(|rows| RowSpmm { rows, threads, vector, cache: threads }));
+                match threads {
+                    32 => list.extend([4, 8].map(|rows| RowSpmm { rows, threads, vector, cache: threads })),
+                    64 => list.extend([2, 4].map(|rows| RowSpmm { rows, threads, vector, cache: threads })),
+                    _ => {}
                 }
             }
         }
@@ -349,8 +355,12 @@ mod tests {
         assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(4, 32, 4) }));
+        assert!(RowSpmm::candidates(512).contains(&RowSpmm { cache: 64, ..row(4, 64, 4) }));
+        assert_eq!(RowSpmm { cache: 64, ..row(15, 64, 1) }.check(), Ok(()));
+        assert!(RowSpmm { cache: 64, ..row(16, 64, 1) }.check().is_err());
+        assert!(RowSpmm { cache: 48, ..row(2, 48, 1) }.check().is_err());
         assert_eq!(RowSpmm { cache: 32, ..row(2, 32, 1) }.check(), Ok(()));
-        assert!(RowSpmm { cache: 64, ..row(2, 64, 1) }.check().is_err());
+        assert_eq!(RowSpmm { cache: 64, ..row(2, 64, 1) }.check(), Ok(()));
         assert!(RowSpmm { cache: 1024, ..row(8, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 1056, ..row(1, 32, 1) }.check().is_err());

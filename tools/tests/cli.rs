@@ -390,9 +390,9 @@ fn bench_saves_one_configuration_per_feature_size() {
     let twice = temp_file("twice.cfg", "[feat 4]\nformat=csr\n[feat 4]\nformat=ell\n");
     fails_with(&bench(&[&matrix[..], &["--feat", "4", "--config", &twice]].concat()), "'[feat 4]' is given twice");
     // A schedule in a configuration is checked as the configuration's.
-    let wide = temp_file("wide.cfg", "[feat 4]\nrow_spmm=4,64,1,64\n");
+    let wide = temp_file("wide.cfg", "[feat 4]\nrow_spmm=4,48,1,48\n");
     let output = bench(&[&matrix[..], &["--feat", "4", "--config", &wide, "--device", "emulate"]].concat());
-    fails_with(&output, "--config: bad schedule in config line 'row_spmm=4,64,1,64': caching in shared memory");
+    fails_with(&output, "--config: bad schedule in config line 'row_spmm=4,48,1,48': caching in shared memory");
 }
 
 #[test]
@@ -451,8 +451,19 @@ fn bench_checks_row_spmm_schedules() {
     assert_eq!(text.matches("st.global.v4.b32").count(), 4, "{text}");
     assert_eq!(text.matches("ld.global.v4.b32").count(), 4, "{text}");
     // Non-zeros through shared memory: several rows a block need rows
-    // inside a warp, and tiles inside a block's shared memory.
-    fails_with(&ptx(&["--row-spmm", "2,64,1,64"]), "THREADS dividing 32");
+    // inside a warp or of whole warps (at most 15, a named barrier each),
+    // and tiles inside a block's shared memory.
+    fails_with(&ptx(&["--row-spmm", "2,48,1,48"]), "THREADS dividing 32");
+    fails_with(&ptx(&["--row-spmm", "16,64,1,64"]), "ROWS at most 15");
+    let output = ptx(&["--row-spmm", "3,64,1,64"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    // Row y at named barrier 1 + y, twice a chunk (scalar loads: one
+    // version of the kernel).
+    assert_eq!(text.matches("bar.sync").count(), 2, "{text}");
+    let named = |l: &&str| l.trim_start().starts_with("bar.sync \t%r") && l.ends_with(", 64;");
+    assert_eq!(text.lines().filter(named).count(), 2, "{text}");
+    assert!(!text.contains("bar.warp.sync"), "{text}");
     fails_with(&ptx(&["--row-spmm", "8,32,1,1024"]), "48 KiB of shared memory");
     fails_with(&ptx(&["--row-spmm", "1,32,1,1056"]), "CACHE must be at most 1024");
     let output = ptx(&["--row-spmm", "4,32,1,32"]);

@@ -108,7 +108,8 @@ fn cached_rows_verify_on_the_gpu() {
     }
     for (name, a) in matrices() {
         for feat in [7, 32, 128] {
-            for (rows, threads, vector, cache) in [(1, 32, 1, 32), (4, 32, 4, 32), (8, 8, 1, 16), (3, 4, 1, 8)] {
+            let each = [(1, 32, 1, 32), (4, 32, 4, 32), (8, 8, 1, 16), (3, 4, 1, 8), (3, 64, 2, 64), (4, 128, 1, 128)];
+            for (rows, threads, vector, cache) in each {
                 let schedule = RowSpmm { rows, threads, vector, cache };
                 let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
                 let context = create_context();

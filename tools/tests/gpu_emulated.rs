@@ -130,11 +130,12 @@ fn decomposed_formats() {
 }
 
 /// Schedules that would be wrong on a GPU are refused, with the reason.
-/// A shared-memory row schedule with four rows a block on threadIdx.y.
-const CACHED_WIDE_ROWS_ON_Y: &str =
-    "sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
-    sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},\
-    sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=64 clamp=true},\
+/// A shared-memory row schedule with four rows a block on threadIdx.y,
+/// each of 48 threads: a warp and a half.
+const CACHED_PART_WARP_ROWS_ON_Y: &str =
+    "sparse-pos-split{loop=csrmm.2 factor=48},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
+    sparse-pos-split{loop=csrmm.init.1 factor=48},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},\
+    sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=48 clamp=true},\
     sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-bind{loop=csrmm.1.i.cache to=threadIdx.x},\
     sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},\
     sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},";
@@ -164,8 +165,9 @@ fn racy_schedules_are_rejected() {
         // A reduction over threads without atomics.
         (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y},", "makes threads race on its outputs"),
         // A shared-memory copy with rows on threadIdx.y: only a row's
-        // threads meet, which needs the row inside one warp.
-        (Op::Spmm, CACHED_WIDE_ROWS_ON_Y, "a row must lie inside one warp"),
+        // threads meet, which needs the row inside one warp or of whole
+        // warps.
+        (Op::Spmm, CACHED_PART_WARP_ROWS_ON_Y, "a row must lie inside one warp or take one of 15 named barriers"),
         // A copy loop left sequential: every thread would repeat its stores.
         (
             Op::Spmm,
@@ -427,9 +429,18 @@ fn shared_memory_row_spmm() {
     use sptir_tools::schedules::RowSpmm;
     for a in matrices() {
         for feat in [1, 6, 16] {
-            // Several rows a block cache their rows side by side.
-            let each =
-                [(1, 4, 1, 4), (1, 2, 2, 6), (1, 4, 4, 8), (1, 8, 1, 8), (3, 4, 1, 8), (4, 2, 2, 2), (2, 8, 4, 8)];
+            // Several rows a block cache their rows side by side: rows
+            // inside a warp, or of two warps (named barriers).
+            let each = [
+                (1, 4, 1, 4),
+                (1, 2, 2, 6),
+                (1, 4, 4, 8),
+                (1, 8, 1, 8),
+                (3, 4, 1, 8),
+                (4, 2, 2, 2),
+                (2, 8, 4, 8),
+                (3, 64, 2, 64),
+            ];
             for (rows, threads, vector, cache) in each {
                 let schedule = RowSpmm { rows, threads, vector, cache };
                 for (format, label) in [(Format::Csr, "csrmm"), (Format::Ell, "ellmm")] {

@@ -125,7 +125,8 @@ struct Args {
     /// threadIdx.y, threads per row on threadIdx.x, features per thread
     /// per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR[,CACHE]:
     /// CACHE > 0 (csr, ell; a multiple of THREADS; with ROWS > 1, THREADS
-    /// dividing 32) stages each row's non-zeros through shared memory
+    /// dividing 32, or a multiple of 32 with ROWS at most 15) stages each
+    /// row's non-zeros through shared memory
     /// CACHE at a time, a tile for each row. Without it
     /// (and without --schedule) the GPU uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
