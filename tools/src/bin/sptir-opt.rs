@@ -112,12 +112,24 @@ fn main() -> ExitCode {
     };
     // The parser and verifier recurse once per nesting level: a deep input
     // needs a deeper stack than the main thread's 8 MiB.
+    // The thread hands its outcome over and never exits: on some malformed
+    // inputs (a forward reference that resolves to an argument of a nested
+    // block which then fails to parse) MLIR's parser writes to memory it
+    // has freed, and glibc notices only when an exiting thread returns its
+    // allocation cache, aborting with the diagnostics unprinted. The
+    // process ends with main instead.
     let file = file.to_string();
+    let (sender, receiver) = std::sync::mpsc::channel();
     let outcome = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
-        .spawn(move || run(&source, &file, &options))
+        .spawn(move || {
+            let _ = sender.send(run(&source, &file, &options));
+            loop {
+                std::thread::park();
+            }
+        })
         .map_err(|e| e.to_string())
-        .and_then(|thread| thread.join().map_err(|_| "the compiler thread panicked".to_string()));
+        .and_then(|_| receiver.recv().map_err(|_| "the compiler thread panicked".to_string()));
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(error) => {
