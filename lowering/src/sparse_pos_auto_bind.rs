@@ -20,7 +20,9 @@ use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    operation::{
+        OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+    },
     RegionLike, Value,
 };
 
@@ -42,6 +44,35 @@ fn is_loop(op: &OperationRef<'_, '_>) -> bool {
 /// one thread's work, never threads itself.
 fn marked_for_one_thread(op: &OperationRef<'_, '_>) -> bool {
     op.has_attribute("vectorize") || op.has_attribute("unroll")
+}
+
+/// Whether `op` reads or writes a buffer in scope "local" allocated
+/// outside it: each thread has a copy of its own, so such a loop is one
+/// thread's work; its positions on threads would each see another copy.
+fn uses_outer_local_buffer(op: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let buffer = match inner.name().as_string_ref().as_str() {
+            Ok("sparse_pos.load") => inner.operand(0).ok(),
+            Ok("sparse_pos.store") => inner.operand(1).ok(),
+            _ => None,
+        };
+        let definition = buffer.and_then(|b| OperationResult::try_from(b).ok()).map(|r| r.owner());
+        found = definition.is_some_and(|def| {
+            def.name().as_string_ref().as_str() == Ok("sparse_iter.alloc_buffer")
+                && def
+                    .attribute("scope")
+                    .ok()
+                    .and_then(|a| StringAttribute::try_from(a).ok())
+                    .is_some_and(|s| s.value() == "local")
+                && !encloses(op, def)
+        });
+        match found {
+            true => WalkResult::Interrupt,
+            false => WalkResult::Advance,
+        }
+    });
+    found
 }
 
 /// Whether a loop that threads could share sits under `op`.
@@ -415,6 +446,7 @@ fn thread_loops<'c, 'a>(
             && !marked_for_one_thread(&op)
             && loop_kind(op) == LoopKind::Spatial
             && !excluded(op)
+            && !uses_outer_local_buffer(op)
             && op.operands().all(|bound| outside(bound, top));
         if candidate {
             threads.push(op);

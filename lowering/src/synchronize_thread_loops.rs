@@ -135,10 +135,27 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
             if !is_thread_loop(&first) && !is_thread_loop(&second) {
                 continue;
             }
-            let conflicts = conflicts(outer, &accesses[i], &accesses[j]);
+            // Memory allocated inside a unit is each of its positions' own,
+            // in order and on the GPU alike.
+            let conflicts: Vec<_> = conflicts(outer, &accesses[i], &accesses[j])
+                .into_iter()
+                .filter(|&(memory, _)| !allocated_inside(memory, first) && !allocated_inside(memory, second))
+                .collect();
             let Some(&(_, pair)) = conflicts.first() else {
                 continue;
             };
+            if let Some(&(memory, pair)) = conflicts.iter().find(|&&(memory, _)| thread_private(outer, memory)) {
+                let allocation = OperationResult::try_from(memory).map(|r| op_name(&r.owner())).unwrap_or_default();
+                return Err(emit_error(
+                    second.location(),
+                    format!(
+                        "synchronize-thread-loops: {} touches memory that {} touches from other threads ({}), but each thread has its own copy of it (a {allocation} inside the launch: a buffer in scope \"local\"), which no barrier passes between threads; map its elements to threads the same way in both, keep the loops in one thread, or use scope \"shared\"",
+                        describe(second),
+                        describe(first),
+                        describe_pair(pair)
+                    ),
+                ));
+            }
             // The innermost op around both, and the sequential loop
             // around both whose next iteration follows this one.
             // A loop conflicts with itself only across iterations of a
@@ -210,6 +227,24 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
         }
     }
     Ok(())
+}
+
+/// Whether `memory` is allocated inside `unit`.
+fn allocated_inside(memory: Value<'_, '_>, unit: OperationRef<'_, '_>) -> bool {
+    OperationResult::try_from(memory).is_ok_and(|result| encloses(unit, result.owner()))
+}
+
+/// Whether `memory` is each thread's own: allocated inside the launch
+/// (`outer`) and not a shared tile. Outside every loop bound to threads
+/// the program gives one copy to all positions, the GPU one to each
+/// thread: they agree only where no position reads another's elements.
+fn thread_private(outer: OperationRef<'_, '_>, memory: Value<'_, '_>) -> bool {
+    OperationResult::try_from(memory).is_ok_and(|result| {
+        let allocation = result.owner();
+        matches!(op_name(&allocation).as_str(), "memref.alloca" | "memref.alloc")
+            && !allocation.has_attribute(SHARED)
+            && encloses(outer, allocation)
+    })
 }
 
 /// Whether `op` takes a shared tile (`sparse-pos-cache-read`'s).

@@ -299,3 +299,50 @@ func.func @wide_rows(%x: memref<?xf32>, %m: index) {
   }
   return
 }
+
+// -----
+
+// A buffer in scope "local" is each thread's own: the loops that pass it
+// on (T[k] written, T[(k + 1) mod feat] read) stay in one thread, which
+// then is a row; a local buffer inside a loop does not hold it back.
+// CHECK-LABEL: func.func @rotate_through_local
+//       CHECK:   sparse_pos.for "rows.0.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "rows.0.i" spatial %{{.*}} to %c128 attributes {bind = "threadIdx.x"}
+//       CHECK:       sparse_pos.for "w.0" spatial
+//   CHECK-NOT:       bind
+//       CHECK:       sparse_pos.for "r.0" spatial
+//   CHECK-NOT:       bind
+//       CHECK:   sparse_pos.for "own.0" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "own.1" spatial {{.*}} {bind = "threadIdx.x"}
+func.func @rotate_through_local(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %feat: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %feat
+  %X = sparse_iter.match_buffer %x [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "rows" [%I] "S" body {
+  ^bb0(%i: index):
+    %T = sparse_iter.alloc_buffer [%K] scope "local" : !sparse_iter.buffer<1, f32>
+    sparse_iter.iterate "w" [%K] "S" body {
+    ^bb0(%k: index):
+      %v = sparse_iter.load %X[%i, %k] : !sparse_iter.buffer<2, f32>
+      sparse_iter.store %v, %T[%k] : !sparse_iter.buffer<1, f32>
+    }
+    sparse_iter.iterate "r" [%K] "S" body {
+    ^bb0(%k: index):
+      %c1 = arith.constant 1 : index
+      %k1 = arith.addi %k, %c1 : index
+      %kw = arith.remui %k1, %feat : index
+      %t = sparse_iter.load %T[%kw] : !sparse_iter.buffer<1, f32>
+      sparse_iter.store %t, %Y[%i, %k] : !sparse_iter.buffer<2, f32>
+    }
+  }
+  sparse_iter.iterate "own" [%I, %K] "SS" body {
+  ^bb0(%i: index, %k: index):
+    %T = sparse_iter.alloc_buffer [%K] scope "local" : !sparse_iter.buffer<1, f32>
+    %v = sparse_iter.load %X[%i, %k] : !sparse_iter.buffer<2, f32>
+    sparse_iter.store %v, %T[%k] : !sparse_iter.buffer<1, f32>
+    %t = sparse_iter.load %T[%k] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %t, %Y[%i, %k] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}

@@ -200,3 +200,29 @@ func.func @row_tiles(%in: memref<?xf32>, %out: memref<?xf32>, %chunks: index) {
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }
+
+// -----
+
+// Memory allocated inside a thread loop is each position's own: thread t
+// reads back element t + 1 of its own copy, and needs no barrier.
+// CHECK-LABEL: func.func @local_inside_thread_loop
+//   CHECK-NOT: gpu.barrier
+//       CHECK: return
+func.func @local_inside_thread_loop(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.for %t = %c0 to %c8 step %c1 {
+    %local = memref.alloca(%c8) : memref<?xf32>
+    scf.for %k = %c0 to %c8 step %c1 {
+      %v = memref.load %in[%k] : memref<?xf32>
+      memref.store %v, %local[%k] : memref<?xf32>
+    }
+    %n = arith.addi %t, %c1 : index
+    %w = arith.remui %n, %c8 : index
+    %v = memref.load %local[%w] : memref<?xf32>
+    memref.store %v, %out[%t] : memref<?xf32>
+  } {bind = "threadIdx.x", sptir.label = "threads"}
+  return
+}

@@ -96,3 +96,30 @@ func.func @tile_on_x_rows(%m: memref<?xf32>) {
   } {bind = "threadIdx.x", sptir.label = "rows"}
   return
 }
+
+// -----
+
+// A buffer in scope "local" (memref.alloca) inside the launch is each
+// thread's own: thread t reads element t + 1 of its copy, which only
+// thread t + 1 wrote, in its own. No barrier passes it over.
+func.func @local_across_threads(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.for %b = %c0 to %c4 step %c1 {
+    %local = memref.alloca(%c8) : memref<?xf32>
+    scf.for %t = %c0 to %c8 step %c1 {
+      %v = memref.load %in[%t] : memref<?xf32>
+      memref.store %v, %local[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "write"}
+    // expected-error@+1 {{synchronize-thread-loops: loop "read" (threadIdx.x) touches memory that loop "write" (threadIdx.x) touches from other threads (the memref.store at line 114:7 and the memref.load at line 120:12), but each thread has its own copy of it (a memref.alloca inside the launch: a buffer in scope "local"), which no barrier passes between threads}}
+    scf.for %t = %c0 to %c8 step %c1 {
+      %n = arith.addi %t, %c1 : index
+      %w = arith.remui %n, %c8 : index
+      %v = memref.load %local[%w] : memref<?xf32>
+      memref.store %v, %out[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "read"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}
