@@ -18,7 +18,7 @@ use crate::{
     buffer::BufferDef,
     format_rules::{emit_rules, BuiltinRule},
     ir_builder::{erase, if_else, move_until_terminator, replace_uses, zero_attribute, Builder},
-    ir_query::encloses,
+    ir_query::{encloses, op_name},
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{is_iteration, IterationInfo},
 };
@@ -27,7 +27,9 @@ use melior::{
     ir::{
         attribute::{Attribute, AttributeLike, DenseI64ArrayAttribute, StringAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        operation::{
+            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+        },
         Block, Location, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -132,6 +134,16 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 ));
             }
         }
+        if let Some(store) = reads
+            .iter()
+            .find(|rule| !rule.op.has_attribute(EXACT))
+            .and_then(|rule| effect_beyond_source(iteration, rule.source))
+        {
+            return Err(emit_error(
+                store.location(),
+                "decompose-format: the new format also holds zeros where the source stores nothing (a block's other slots), and the iteration would run its body there: this store does not add a product with the source's value to its own element; only rules marked `sptir.exact` (every slot in range holds a stored element, as the built-in ell and hyb rules) take other bodies",
+            ));
+        }
         let source = BufferDef::read(first.source)
             .ok_or_else(|| emit_error(iteration.location(), "decomposed buffer is not defined by a buffer op"))?;
         let builder = Builder::before(context, iteration)
@@ -199,6 +211,72 @@ fn builtin<'c>(
 }
 
 /// Whether the body of `iteration` loads or stores `buffer`.
+/// The marker of a `format_rewrite` whose target slots in the source's
+/// range all hold elements the source stores (its other slots are padding
+/// out of range): the rewritten iteration runs its body on the same
+/// elements as before.
+pub const EXACT: &str = "sptir.exact";
+
+/// The first store in `iteration`'s body whose effect would change were
+/// the body also run where `source` holds a zero it does not store: any
+/// but one that adds a product with `source`'s value to what its own
+/// element held (a product alone would overwrite the element with zero).
+fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let body = iteration.region(1).ok()?;
+    let mut found = None;
+    for block in std::iter::successors(body.first_block(), |b| b.next_in_region()) {
+        for op in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
+            op.walk(WalkOrder::PreOrder, |inner| {
+                let inner = unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) };
+                if op_name(&inner) == "sparse_iter.store" && !vanishing_update(inner, source) {
+                    found = Some(inner);
+                    return WalkResult::Interrupt;
+                }
+                WalkResult::Advance
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    found
+}
+
+/// Whether `store` adds a product with `source`'s value to the element it
+/// writes.
+fn vanishing_update(store: OperationRef<'_, '_>, source: Value<'_, '_>) -> bool {
+    let Ok(value) = store.operand(0) else { return false };
+    let Ok(sum) = OperationResult::try_from(value).map(|r| r.owner()) else { return false };
+    if !matches!(op_name(&sum).as_str(), "arith.addf" | "arith.addi") {
+        return false;
+    }
+    // Which operand is the element's old value: a load of the same
+    // buffer at the same coordinates.
+    let own = |v: Value<'_, '_>| {
+        OperationResult::try_from(v).is_ok_and(|r| {
+            let load = r.owner();
+            op_name(&load) == "sparse_iter.load"
+                && load.operand_count() + 1 == store.operand_count()
+                && load.operands().zip(store.operands().skip(1)).all(|(a, b)| a == b)
+        })
+    };
+    match (sum.operand(0), sum.operand(1)) {
+        (Ok(a), Ok(b)) => (own(a) && vanishes(b, source, 0)) || (own(b) && vanishes(a, source, 0)),
+        _ => false,
+    }
+}
+
+/// Whether `value` is zero wherever `source`'s value read in the body is:
+/// that value, or a product with it.
+fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
+    let Ok(op) = OperationResult::try_from(value).map(|r| r.owner()) else { return false };
+    match op_name(&op).as_str() {
+        "sparse_iter.load" => op.operand(0).is_ok_and(|buffer| buffer == source),
+        "arith.mulf" | "arith.muli" if depth < 64 => op.operands().any(|factor| vanishes(factor, source, depth + 1)),
+        _ => false,
+    }
+}
+
 fn accesses(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     touches(iteration, buffer, true)
 }

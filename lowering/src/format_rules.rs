@@ -148,11 +148,12 @@ impl<'c> Emitter<'c> {
         )
     }
 
-    /// ELL-like bucket over `parent` (a row axis), identity-mapped.
+    /// ELL-like bucket over `parent` (a row axis), identity-mapped. Its
+    /// padding has column `n`, out of range, so it is exact.
     fn identity_rule(&self, target: Value<'c, 'c>, leading_zero: bool) {
         let context = self.context;
         let (i, j) = (dim(context, 0), dim(context, 1));
-        if leading_zero {
+        let rule = if leading_zero {
             let rule = self.rule(
                 target,
                 map_attribute(context, 2, &[constant(context, 0), i, j]),
@@ -161,9 +162,12 @@ impl<'c> Emitter<'c> {
             // A hyb bucket may list a long row several times.
             unsafe { OperationRefMut::from_raw(rule.to_raw()) }
                 .set_discardable_attribute("repeats", DenseI64ArrayAttribute::new(context, &[1]).into());
+            rule
         } else {
-            self.rule(target, map_attribute(context, 2, &[i, j]), map_attribute(context, 2, &[i, j]));
-        }
+            self.rule(target, map_attribute(context, 2, &[i, j]), map_attribute(context, 2, &[i, j]))
+        };
+        unsafe { OperationRefMut::from_raw(rule.to_raw()) }
+            .set_discardable_attribute(crate::decompose_format::EXACT, Attribute::unit(context));
     }
 }
 

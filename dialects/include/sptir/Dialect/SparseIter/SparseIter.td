@@ -274,6 +274,15 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     positions may hold one source coordinate (a long row split over several
     rows of a hyb bucket).
 
+    A target slot in the source's range that the source does not store (a
+    block's other slots) holds zero, and the rewritten iteration runs its
+    body there too. That leaves only bodies whose every store adds a product
+    with the source's value to its own element (SpMM, SDDMM) unchanged, so
+    `decompose-format` refuses others, unless the rule has the discardable
+    attribute `sptir.exact`: every target slot in range holds an element
+    the source stores (the built-in ell and hyb rules, whose padding is out
+    of range).
+
     ```mlir
     sparse_iter.format_rewrite %A -> %A_bsr
         map affine_map<(i, j) -> (i floordiv 4, j floordiv 4, i mod 4, j mod 4)>
