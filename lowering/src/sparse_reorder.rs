@@ -4,7 +4,9 @@
 //! Options name the iteration by label and give the new order as a
 //! permutation of its loops (an axis, or a `fuse(...)` group, is one loop).
 //! The body's coordinate arguments follow their axes, so the body is
-//! unchanged; only the axis list, kinds and argument order move.
+//! unchanged; only the axis list, kinds and argument order move. A new
+//! order is refused where the body reads a buffer it writes at other
+//! coordinates (a dependence between positions, which the order carries).
 
 use crate::ir_builder::replace_uses;
 use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
@@ -12,7 +14,7 @@ use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
     block::BlockLike,
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
     Location, RegionLike, Value, ValueLike,
 };
 use mlir_sys::mlirBlockEraseArgument;
@@ -67,6 +69,15 @@ fn reorder(op: OperationRef<'_, '_>, order: &[usize]) -> Result<(), PassFailed> 
         }
     }
 
+    if new_axes.iter().enumerate().any(|(index, &axis)| index != axis) {
+        if let Some(load) = read_elsewhere(op) {
+            return Err(emit_error(
+                load.location(),
+                "sparse-reorder: the body reads a buffer it writes, at other coordinates than it writes them: one position may read what another wrote, an order this schedule would change",
+            ));
+        }
+    }
+
     let context = op.context();
     let kinds: String = new_axes.iter().map(|&axis| info.kinds[axis] as char).collect();
     let axes: Vec<Value> = new_axes.iter().map(|&axis| info.axes[axis]).collect();
@@ -90,6 +101,34 @@ fn reorder(op: OperationRef<'_, '_>, order: &[usize]) -> Result<(), PassFailed> 
         .collect();
     permute_arguments(op, 0, &spatial_new);
     Ok(())
+}
+
+/// The first load in the iteration's body of a buffer the body stores to,
+/// whose coordinates differ from those of every such store (so not the
+/// old value of an accumulation).
+fn read_elsewhere<'c>(op: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let mut loads = Vec::new();
+    let mut stores = Vec::new();
+    let body = op.region(1).ok()?;
+    for block in std::iter::successors(body.first_block(), |b| b.next_in_region()) {
+        for inner in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
+            inner.walk(WalkOrder::PreOrder, |access| {
+                let access = unsafe { OperationRef::<'c, 'c>::from_raw(access.to_raw()) };
+                match access.name().as_string_ref().as_str() {
+                    Ok("sparse_iter.load") => loads.push(access),
+                    Ok("sparse_iter.store") => stores.push(access),
+                    _ => {}
+                }
+                WalkResult::Advance
+            });
+        }
+    }
+    // A load's operands are the buffer and coordinates; a store's, the
+    // value first.
+    loads.into_iter().find(|load| {
+        let written: Vec<_> = stores.iter().filter(|store| store.operand(1).ok() == load.operand(0).ok()).collect();
+        !written.is_empty() && written.iter().all(|store| !store.operands().skip(1).eq(load.operands()))
+    })
 }
 
 fn check_permutation(location: Location<'_>, order: &[usize], loops: usize) -> Result<(), PassFailed> {

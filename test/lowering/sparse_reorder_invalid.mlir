@@ -33,3 +33,26 @@ func.func @not_a_permutation(%m: index) {
   }
   return
 }
+
+// -----
+
+// A wavefront: Y[i, k] = Y[i - 1, k + 1] + X[i, k], rows in order. Walking
+// features first would read Y[i - 1, k + 1] before it is written.
+func.func @wavefront(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %feat: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %feat
+  %X = sparse_iter.match_buffer %x [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "it" [%I, %K] "RS" body {
+  ^bb0(%i: index, %k: index):
+    %c1 = arith.constant 1 : index
+    %im = arith.subi %i, %c1 : index
+    %kp = arith.addi %k, %c1 : index
+    // expected-error@+1 {{sparse-reorder: the body reads a buffer it writes, at other coordinates than it writes them}}
+    %p = sparse_iter.load %Y[%im, %kp] : !sparse_iter.buffer<2, f32>
+    %xv = sparse_iter.load %X[%i, %k] : !sparse_iter.buffer<2, f32>
+    %s = arith.addf %p, %xv : f32
+    sparse_iter.store %s, %Y[%i, %k] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
