@@ -7,11 +7,12 @@
 //! for. An op that would read or write memory on the host (a store the
 //! schedule left outside every bound loop, a loop bound read from the
 //! structure arrays) is an error naming it: the host cannot dereference
-//! GPU addresses.
+//! GPU addresses. So is a `memref.alloca` on the host (a buffer in scope
+//! "local" outside the bound loops) that a kernel uses: host stack memory.
 
 use crate::{
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{op_name, ADDRESS_ONLY},
+    ir_query::{op_name, users, ADDRESS_ONLY},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -41,6 +42,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut allocs = Vec::new();
     let mut deallocs = Vec::new();
     let mut touching = None;
+    let mut stack = None;
     root.walk(WalkOrder::PreOrder, |op| {
         let name = op_name(&op);
         // Kernels (inline or outlined) run on the device.
@@ -50,6 +52,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
         match name.as_str() {
             "memref.alloc" => allocs.push(op),
+            "memref.alloca" if op.result(0).is_ok_and(|r| reaches_kernel(r.into())) => {
+                stack = Some(op);
+                return WalkResult::Interrupt;
+            }
             "memref.dealloc" => deallocs.push(op),
             _ if !ADDRESS_ONLY.contains(&name.as_str())
                 && op.operands().any(|v| MemRefType::try_from(v.r#type()).is_ok()) =>
@@ -61,6 +67,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
         WalkResult::Advance
     });
+    if let Some(op) = stack {
+        return Err(emit_error(
+            op.location(),
+            "place-device-memory: this memref.alloca (a buffer in scope \"local\") is on the host's stack, outside the loops bound to the GPU, but kernels use it, and they cannot reach host memory; allocate it inside the bound loops (each thread its own) or give it scope \"global\"",
+        ));
+    }
     if let Some(op) = touching {
         return Err(emit_error(
             op.location(),
@@ -79,6 +91,20 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         free(context, dealloc)?;
     }
     Ok(())
+}
+
+/// Whether a kernel (an op inside a `gpu.launch`) uses `memory`.
+fn reaches_kernel(memory: Value<'_, '_>) -> bool {
+    users(memory).into_iter().any(|user| {
+        let mut parent = user.parent_operation();
+        while let Some(op) = parent {
+            if op_name(&op) == "gpu.launch" {
+                return true;
+            }
+            parent = op.parent_operation();
+        }
+        false
+    })
 }
 
 fn token_type(context: &Context) -> Type<'_> {
