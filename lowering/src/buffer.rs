@@ -37,4 +37,14 @@ impl<'c> BufferDef<'c> {
             _ => None,
         }
     }
+
+    /// The memory an `alloc_buffer` is placed in: its `scope`, `global`
+    /// when absent (and for a `match_buffer`).
+    pub fn scope(&self) -> String {
+        self.op
+            .attribute("scope")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .map_or_else(|| "global".to_string(), |s| s.value().to_string())
+    }
 }

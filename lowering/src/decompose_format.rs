@@ -18,9 +18,9 @@ use crate::{
     buffer::BufferDef,
     format_rules::{emit_rules, BuiltinRule},
     ir_builder::{erase, if_else, move_until_terminator, replace_uses, zero_attribute, Builder},
-    ir_query::{encloses, op_name},
+    ir_query::{accumulation, encloses, op_name},
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_iter_ops::{is_iteration, IterationInfo},
+    sparse_iter_ops::{body_ops, is_iteration, IterationInfo},
 };
 use melior::{
     dialect::arith,
@@ -210,7 +210,6 @@ fn builtin<'c>(
     emit_rules(context, iteration, *buffer, &source, rule)
 }
 
-/// Whether the body of `iteration` loads or stores `buffer`.
 /// The marker of a `format_rewrite` whose target slots in the source's
 /// range all hold elements the source stores (its other slots are padding
 /// out of range): the rewritten iteration runs its body on the same
@@ -222,48 +221,9 @@ pub const EXACT: &str = "sptir.exact";
 /// but one that adds a product with `source`'s value to what its own
 /// element held (a product alone would overwrite the element with zero).
 fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let body = iteration.region(1).ok()?;
-    let mut found = None;
-    for block in std::iter::successors(body.first_block(), |b| b.next_in_region()) {
-        for op in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
-            op.walk(WalkOrder::PreOrder, |inner| {
-                let inner = unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) };
-                if op_name(&inner) == "sparse_iter.store" && !vanishing_update(inner, source) {
-                    found = Some(inner);
-                    return WalkResult::Interrupt;
-                }
-                WalkResult::Advance
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-    }
-    found
-}
-
-/// Whether `store` adds a product with `source`'s value to the element it
-/// writes.
-fn vanishing_update(store: OperationRef<'_, '_>, source: Value<'_, '_>) -> bool {
-    let Ok(value) = store.operand(0) else { return false };
-    let Ok(sum) = OperationResult::try_from(value).map(|r| r.owner()) else { return false };
-    if !matches!(op_name(&sum).as_str(), "arith.addf" | "arith.addi") {
-        return false;
-    }
-    // Which operand is the element's old value: a load of the same
-    // buffer at the same coordinates.
-    let own = |v: Value<'_, '_>| {
-        OperationResult::try_from(v).is_ok_and(|r| {
-            let load = r.owner();
-            op_name(&load) == "sparse_iter.load"
-                && load.operand_count() + 1 == store.operand_count()
-                && load.operands().zip(store.operands().skip(1)).all(|(a, b)| a == b)
-        })
-    };
-    match (sum.operand(0), sum.operand(1)) {
-        (Ok(a), Ok(b)) => (own(a) && vanishes(b, source, 0)) || (own(b) && vanishes(a, source, 0)),
-        _ => false,
-    }
+    body_ops(iteration).into_iter().find(|&op| {
+        op_name(&op) == "sparse_iter.store" && !accumulation(op).is_some_and(|(_, term)| vanishes(term, source, 0))
+    })
 }
 
 /// Whether `value` is zero wherever `source`'s value read in the body is:
@@ -277,6 +237,7 @@ fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
     }
 }
 
+/// Whether the body of `iteration` loads or stores `buffer`.
 fn accesses(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     touches(iteration, buffer, true)
 }

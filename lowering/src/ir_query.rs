@@ -260,7 +260,7 @@ pub fn enclosing_function<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'
 }
 
 /// The innermost op around `op` named one of `names`.
-fn enclosing<'c>(op: OperationRef<'c, '_>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
+pub fn enclosing<'c>(op: OperationRef<'c, '_>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
     let mut current = op.parent_operation();
     while let Some(parent) = current {
         if names.contains(&op_name(&parent).as_str()) {

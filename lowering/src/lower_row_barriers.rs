@@ -14,7 +14,7 @@
 
 use crate::{
     ir_builder::{erase, Builder},
-    ir_query::{marked_ops, op_name},
+    ir_query::{enclosing, marked_ops, op_name},
     lower_subgroup_reductions::cluster_mask,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     synchronize_thread_loops::ROW_BARRIER,
@@ -92,11 +92,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// of x size `size` and at most `MAX_NAMED_ROWS` rows, so that each row
 /// has a named barrier of its own.
 fn named_rows(barrier: OperationRef<'_, '_>, size: i64) -> Result<i64, PassFailed> {
-    let mut function = barrier.parent_operation();
-    while let Some(op) = function.filter(|op| op_name(op) != "gpu.func") {
-        function = op.parent_operation();
-    }
-    let block = function
+    let block = enclosing(barrier, &["gpu.func"])
         .and_then(|f| f.attribute("known_block_size").ok())
         .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
         .filter(|a| a.len() == 3)

@@ -258,8 +258,7 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
     let def = BufferDef::read(result).ok_or_else(|| emit_error(location, "malformed alloc_buffer"))?;
     let axes = def.axes.iter().map(|&a| axis(a, location)).collect::<Result<Vec<_>, _>>()?;
     let size = buffer_size(&builder, &axes)?;
-    let scope = op.attribute("scope").ok().and_then(|a| StringAttribute::try_from(a).ok());
-    let scope = scope.map(|s| s.value().to_string()).unwrap_or_else(|| "global".into());
+    let scope = def.scope();
     let known = evaluate_index(size);
     if scope == "shared" {
         // Workgroup memory is sized when the kernel is compiled; the mark

@@ -12,7 +12,7 @@
 
 use crate::{
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{op_name, users, ADDRESS_ONLY},
+    ir_query::{enclosing, op_name, users, ADDRESS_ONLY},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -95,16 +95,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 
 /// Whether a kernel (an op inside a `gpu.launch`) uses `memory`.
 fn reaches_kernel(memory: Value<'_, '_>) -> bool {
-    users(memory).into_iter().any(|user| {
-        let mut parent = user.parent_operation();
-        while let Some(op) = parent {
-            if op_name(&op) == "gpu.launch" {
-                return true;
-            }
-            parent = op.parent_operation();
-        }
-        false
-    })
+    users(memory).into_iter().any(|user| enclosing(user, &["gpu.launch"]).is_some())
 }
 
 fn token_type(context: &Context) -> Type<'_> {

@@ -5,6 +5,7 @@ use melior::ir::operation::WalkOrder;
 use melior::ir::operation::WalkResult;
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
+    block::BlockLike,
     operation::{OperationLike, OperationRef},
     RegionLike, Value,
 };
@@ -58,6 +59,22 @@ pub fn named_iterations<'c: 'a, 'a>(
         ));
     }
     Ok(iterations)
+}
+
+/// Every op in the body region of `iteration` (not its init region), at
+/// any depth, in program order.
+pub fn body_ops<'c>(iteration: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+    let mut ops = Vec::new();
+    let Ok(body) = iteration.region(1) else { return ops };
+    for block in std::iter::successors(body.first_block(), |b| b.next_in_region()) {
+        for op in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
+            op.walk(WalkOrder::PreOrder, |inner| {
+                ops.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
+                WalkResult::Advance
+            });
+        }
+    }
+    ops
 }
 
 pub fn is_iteration<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {

@@ -20,9 +20,7 @@ use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
-    operation::{
-        OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-    },
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
     RegionLike, Value,
 };
 
@@ -57,16 +55,9 @@ fn uses_outer_local_buffer(op: OperationRef<'_, '_>) -> bool {
             Ok("sparse_pos.store") => inner.operand(1).ok(),
             _ => None,
         };
-        let definition = buffer.and_then(|b| OperationResult::try_from(b).ok()).map(|r| r.owner());
-        found = definition.is_some_and(|def| {
-            def.name().as_string_ref().as_str() == Ok("sparse_iter.alloc_buffer")
-                && def
-                    .attribute("scope")
-                    .ok()
-                    .and_then(|a| StringAttribute::try_from(a).ok())
-                    .is_some_and(|s| s.value() == "local")
-                && !encloses(op, def)
-        });
+        found = buffer
+            .and_then(crate::buffer::BufferDef::read)
+            .is_some_and(|def| def.values.is_none() && def.scope() == "local" && !encloses(op, def.op));
         match found {
             true => WalkResult::Interrupt,
             false => WalkResult::Advance,

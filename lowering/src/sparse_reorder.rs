@@ -10,11 +10,11 @@
 
 use crate::ir_builder::replace_uses;
 use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_iter_ops::{scheduled_iterations, IterationInfo};
+use crate::sparse_iter_ops::{body_ops, scheduled_iterations, IterationInfo};
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, StringAttribute},
     block::BlockLike,
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
     Location, RegionLike, Value, ValueLike,
 };
 use mlir_sys::mlirBlockEraseArgument;
@@ -107,25 +107,12 @@ fn reorder(op: OperationRef<'_, '_>, order: &[usize]) -> Result<(), PassFailed> 
 /// whose coordinates differ from those of every such store (so not the
 /// old value of an accumulation).
 fn read_elsewhere<'c>(op: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
-    let mut loads = Vec::new();
-    let mut stores = Vec::new();
-    let body = op.region(1).ok()?;
-    for block in std::iter::successors(body.first_block(), |b| b.next_in_region()) {
-        for inner in std::iter::successors(block.first_operation(), |o| o.next_in_block()) {
-            inner.walk(WalkOrder::PreOrder, |access| {
-                let access = unsafe { OperationRef::<'c, 'c>::from_raw(access.to_raw()) };
-                match access.name().as_string_ref().as_str() {
-                    Ok("sparse_iter.load") => loads.push(access),
-                    Ok("sparse_iter.store") => stores.push(access),
-                    _ => {}
-                }
-                WalkResult::Advance
-            });
-        }
-    }
+    let ops = body_ops(op);
+    let named = |name: &'static str| ops.iter().copied().filter(move |o| o.name().as_string_ref().as_str() == Ok(name));
+    let stores: Vec<_> = named("sparse_iter.store").collect();
     // A load's operands are the buffer and coordinates; a store's, the
     // value first.
-    loads.into_iter().find(|load| {
+    named("sparse_iter.load").find(|load| {
         let written: Vec<_> = stores.iter().filter(|store| store.operand(1).ok() == load.operand(0).ok()).collect();
         !written.is_empty() && written.iter().all(|store| !store.operands().skip(1).eq(load.operands()))
     })
