@@ -146,6 +146,17 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         }
         let source = BufferDef::read(first.source)
             .ok_or_else(|| emit_error(iteration.location(), "decomposed buffer is not defined by a buffer op"))?;
+        if reads.iter().any(|rule| !rule.op.has_attribute(EXACT)) {
+            // The copy reads the source at every slot in range, and an
+            // unstored one reads the default: the body would add its
+            // product where the source stores nothing.
+            if let Some(default) = source.default_value.filter(|&d| zero_attribute(context, source.element) != Some(d)) {
+                return Err(emit_error(
+                    source.op.location(),
+                    format!("decompose-format: the decomposed buffer's default_value {default} would fill the new format's slots that the source does not store (a block's other slots), where the body also runs; only a zero or absent default_value, or a rule marked `sptir.exact`, keeps the result"),
+                ));
+            }
+        }
         let builder = Builder::before(context, iteration)
             .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
         for (index, rule) in reads.iter().enumerate() {

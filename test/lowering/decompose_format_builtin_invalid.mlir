@@ -4,12 +4,19 @@
 // RUN: sptir-opt %S/Inputs/nested_partial_spmm.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=ell:4 iteration=inner})'
 // RUN: sptir-opt %S/Inputs/row_maxima.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
 // RUN: sptir-opt %S/Inputs/row_maxima.mlir -p 'builtin.module(decompose-format{rule=hyb:1:1,2 iteration=it})' | FileCheck %s --check-prefix=EXACT
+// RUN: sptir-opt %S/Inputs/default_spmv.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
+// RUN: sptir-opt %S/Inputs/default_spmv.mlir -p 'builtin.module(decompose-format{rule=ell:2 iteration=it})' | FileCheck %s --check-prefix=ELL
 // RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // hyb's rules hold only stored elements (their padding is out of range):
 // any body may run on them.
 // EXACT: sparse_iter.iterate "it.1"
 // EXACT: arith.maximumf
+
+// A default_value only matters where a slot in range is not stored: ell's
+// slots in range all are.
+// ELL: sparse_iter.iterate "it.0"
+// ELL: arith.mulf
 
 // MISSING: not_csr.mlir:0:0: error: decompose-format: no sparse iteration labelled "nope"; the labels are "it"
 

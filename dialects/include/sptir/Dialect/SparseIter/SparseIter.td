@@ -281,7 +281,9 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     `decompose-format` refuses others, unless the rule has the discardable
     attribute `sptir.exact`: every target slot in range holds an element
     the source stores (the built-in ell and hyb rules, whose padding is out
-    of range).
+    of range). The copy reads such a slot as the source's `default_value`,
+    so a rule without `sptir.exact` also needs that default to be zero or
+    absent.
 
     ```mlir
     sparse_iter.format_rewrite %A -> %A_bsr
