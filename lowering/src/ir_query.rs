@@ -525,6 +525,19 @@ pub fn position(location: melior::ir::Location<'_>) -> Option<Position> {
     None
 }
 
+/// "the memref.store at line 3:5 and the memref.load at line 7:9" (the
+/// module's file, which the diagnostic names).
+pub fn describe_pair((a, b): (OperationRef<'_, '_>, OperationRef<'_, '_>)) -> String {
+    let one = |op: OperationRef| match position(op.location()) {
+        Some(at) => format!("the {} at line {}:{}", op_name(&op), at.line, at.column),
+        None => format!("a {}", op_name(&op)),
+    };
+    if a == b {
+        return one(a);
+    }
+    format!("{} and {}", one(a), one(b))
+}
+
 /// Ops that take a memref without touching its elements: they allocate,
 /// free, describe or re-view it, or hand it on.
 pub const ADDRESS_ONLY: &[&str] = &[

@@ -7,8 +7,10 @@
 //! reductions (SDDMM's non-zeros, each thread a dot product). Where no
 //! loop inside can be the threads (SpMV's rows), the outermost loop is
 //! split into blocks of 128 threads instead. A reduction loop whose
-//! updates are not sums stays sequential and the loops inside it are
-//! scheduled instead. Loops already bound are left alone, so this
+//! updates are not sums, and a loop whose positions may touch one element
+//! where one of them stores (a triangular solve reading earlier rows'
+//! results), stay sequential and the loops inside them are scheduled
+//! instead. Loops already bound are left alone, so this
 //! completes a partial hand schedule. Correct for any stage II program;
 //! fast only where the threads have work; hand schedules do better.
 
@@ -16,7 +18,7 @@ use crate::ir_query::{
     accumulation, computable_before, constant_index, constant_of, encloses, evaluate_index, outermost,
 };
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
-use crate::sparse_pos_ops::{loop_kind, LoopKind, FOR};
+use crate::sparse_pos_ops::{carried_conflict, loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
@@ -316,9 +318,10 @@ pub const SERIAL: &str = "serial";
 
 /// Binds the nest under `top`: `top` to the blocks and uniform innermost
 /// spatial loops to the threads. A reduction loop whose updates blocks
-/// cannot share (a maximum, a product, an overwrite) stays sequential, on
-/// the host, and the loops in it are scheduled instead, a launch per
-/// position.
+/// cannot share (a maximum, a product, an overwrite), or a loop whose
+/// positions pass data to each other (a triangular solve's rows), stays
+/// sequential, on the host, and the loops in it are scheduled instead, a
+/// launch per position.
 fn schedule(mut top: OperationRef<'_, '_>) {
     let context_ref = top.context();
     let context = unsafe { context_ref.to_ref() };
@@ -339,7 +342,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     }
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
-        if reduction && !accumulates_only(top) {
+        if (reduction && !accumulates_only(top)) || carried_conflict(top).is_some() {
             let outer = top.to_raw().ptr;
             for inner in outermost(top, |op| is_loop(op) && op.to_raw().ptr != outer) {
                 schedule(inner);
@@ -438,6 +441,7 @@ fn thread_loops<'c, 'a>(
             && loop_kind(op) == LoopKind::Spatial
             && !excluded(op)
             && !uses_outer_local_buffer(op)
+            && carried_conflict(op).is_none()
             && op.operands().all(|bound| outside(bound, top));
         if candidate {
             threads.push(op);

@@ -10,7 +10,7 @@
 //! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
 use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_pos_ops::{loop_kind, named_loops, LoopKind};
+use crate::sparse_pos_ops::{carried_conflict, loop_kind, named_loops, LoopKind};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
@@ -82,6 +82,12 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             return Err(emit_error(
                 op.location(),
                 format!("sparse-pos-bind: loop \"{label}\" is not a reduction; shuffle=true adds the lanes' sums of one output"),
+            ));
+        }
+        if let Some((first, second)) = carried_conflict(op) {
+            return Err(emit_error(
+                op.location(),
+                format!("sparse-pos-bind: positions of loop \"{label}\" pass data to each other, so they cannot run at once on {to}: at two of its positions, {} may touch one element, and one of them stores it", crate::ir_query::describe_pair((first, second))),
             ));
         }
         if op.has_attribute("bind") {

@@ -5,7 +5,7 @@
 use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
-    ir_query::{defined_outside, label_choices, op_name},
+    ir_query::{defined_outside, encloses, label_choices, op_name},
     pass_registry::{emit_error, PassFailed},
 };
 use melior::{
@@ -279,4 +279,69 @@ pub fn two_loops<'c, 'a>(
     }
     let found = |label: &str| Ok((label.to_string(), named_loops(pass, root, label)?));
     Ok((found(first)?, found(second)?))
+}
+
+/// Two accesses in `op`'s body to one buffer, one of them a store, that
+/// different positions of `op` may make to one element: they differ at
+/// some axis, and at no axis are both the same value that tells the
+/// loop's positions apart. Running those positions at once, or in
+/// another order, changes what the load reads (a triangular solve's
+/// `x[j]`, written at an earlier row) or which store lands last.
+/// Accesses at the very same positions (an accumulation's load and
+/// store) are one element per position, or the one element that every
+/// position updates, which atomic writes serve; a buffer allocated inside
+/// the loop is a position's own.
+pub fn carried_conflict<'c>(op: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
+    let position = loop_position(op).ok()?;
+    let mut accesses: Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, Vec<Value<'c, 'c>>, bool)> = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let store = match op_name(&inner).as_str() {
+            "sparse_pos.load" => false,
+            "sparse_pos.store" => true,
+            _ => return WalkResult::Advance,
+        };
+        let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        let operands: Vec<Value<'c, 'c>> = inner.operands().map(detach).collect();
+        let buffer = usize::from(store);
+        // A buffer allocated inside the loop is each position's own.
+        let private = |target| crate::buffer::BufferDef::read(target).is_some_and(|def| encloses(op, def.op));
+        if let Some(&target) = operands.get(buffer).filter(|&&target| !private(target)) {
+            accesses.push((inner, target, operands[buffer + 1..].to_vec(), store));
+        }
+        WalkResult::Advance
+    });
+    for (index, (a, buffer, at, a_stores)) in accesses.iter().enumerate() {
+        for (b, other, bt, b_stores) in &accesses[index + 1..] {
+            let related = buffer == other && (*a_stores || *b_stores);
+            let apart = at == bt || at.iter().zip(bt).any(|(&x, &y)| x == y && separates(x, position, 0));
+            if related && !apart {
+                return Some((*a, *b));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `value` differs at any two values of `position`: the position
+/// itself, plus or minus what does not depend on it, or times a non-zero
+/// constant.
+fn separates(value: Value<'_, '_>, position: Value<'_, '_>, depth: usize) -> bool {
+    if value == position {
+        return true;
+    }
+    let Ok(owner) = melior::ir::operation::OperationResult::try_from(value).map(|r| r.owner()) else { return false };
+    let (Ok(x), Ok(y)) = (owner.operand(0), owner.operand(1)) else { return false };
+    let (x, y) = (detach(x), detach(y));
+    let position = detach(position);
+    let invariant = |v| !crate::ir_query::depends_on(v, position);
+    let inner = |v| depth < 16 && separates(v, position, depth + 1);
+    match op_name(&owner).as_str() {
+        "arith.addi" => (inner(x) && invariant(y)) || (inner(y) && invariant(x)),
+        "arith.subi" => inner(x) && invariant(y),
+        "arith.muli" => {
+            let nonzero = |v| crate::ir_query::constant_index(v).is_some_and(|c| c != 0);
+            (inner(x) && nonzero(y)) || (inner(y) && nonzero(x))
+        }
+        _ => false,
+    }
 }

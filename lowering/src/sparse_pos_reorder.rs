@@ -7,12 +7,14 @@
 //! outer body computes before the inner loop (a column index, say) moves
 //! into the new inner body, and what the inner loop's bounds need moves out
 //! in front of both. Interchanging a reduction with a spatial loop changes
-//! only the order of the additions, as in SparseTIR.
+//! only the order of the additions, as in SparseTIR. Loops that may both
+//! pass data from position to position are refused.
 
 use crate::{
     ir_builder::move_until_terminator,
+    ir_query::describe_pair,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{loop_label, parent_loop, perfect_nest, two_loops},
+    sparse_pos_ops::{carried_conflict, loop_label, parent_loop, perfect_nest, two_loops},
 };
 use melior::ir::{
     block::BlockLike,
@@ -72,6 +74,20 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
         }
     }
     perfect_nest("sparse-pos-reorder", outer, inner)?;
+    // A dependence that only one of the loops carries keeps its direction
+    // when they swap; one that both may carry (a wavefront's
+    // `Y[i-1, k+1]`) can turn back.
+    if let (Some(pair), Some(_)) = (carried_conflict(outer), carried_conflict(inner)) {
+        return Err(emit_error(
+            location,
+            format!(
+                "sparse-pos-reorder: loops \"{}\" and \"{}\" may both carry data from position to position ({} may touch one element at other positions of each, and one of them stores it); interchanging them could read an element before it is written",
+                loop_label(outer),
+                loop_label(inner),
+                describe_pair(pair)
+            ),
+        ));
+    }
     let body =
         outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;
 

@@ -24,7 +24,7 @@
 use crate::{
     axis::detach,
     ir_builder::Builder,
-    ir_query::{encloses, op_name, position, root_memref, users, view_root, VIEWS},
+    ir_query::{describe_pair, encloses, op_name, root_memref, users, view_root, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
@@ -303,19 +303,6 @@ fn conflicts<'c>(
             meet.filter(|_| !stays_with_thread(outer, here.iter().chain(&there).map(|a| a.op))).map(|pair| (root, pair))
         })
         .collect()
-}
-
-/// "the memref.store at line 3:5 and the memref.load at line 7:9" (the
-/// module's file, which the diagnostic names).
-fn describe_pair((a, b): (OperationRef<'_, '_>, OperationRef<'_, '_>)) -> String {
-    let one = |op: OperationRef| match position(op.location()) {
-        Some(at) => format!("the {} at line {}:{}", op_name(&op), at.line, at.column),
-        None => format!("a {}", op_name(&op)),
-    };
-    if a == b {
-        return one(a);
-    }
-    format!("{} and {}", one(a), one(b))
 }
 
 /// Every access has the same index and guards as the first.

@@ -2,6 +2,14 @@
 // RUN: sptir-opt %s --split-input-file --sptir-to-gpu -o /dev/null
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=VECTOR
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.2 to=threadIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=PARTIAL
+// RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
+// RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(sparse-fuse{iteration=solve loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
+
+// The rows of a triangular solve read earlier rows' results: they run in
+// turn, in one thread, though their updates are sums (fused or not).
+//      SOLVE: sparse_pos.for "serial" spatial %{{.*}} attributes {bind = "blockIdx.x"}
+//      SOLVE:   sparse_pos.for "solve.0" reduction
+//  SOLVE-NOT: bind
 
 // A hand schedule that binds only the feature loop to threadIdx.x: the
 // init nest's feature loop, of the same bounds, takes the same threads.

@@ -6,6 +6,7 @@
 // RUN: sptir-opt %S/Inputs/bind_shuffle_spatial.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x shuffle=true})'
 // RUN: sptir-opt %S/Inputs/bind_marked.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=v to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_twice.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x},sparse-pos-bind{loop=s to=threadIdx.x})'
+// RUN: sptir-opt %S/Inputs/bind_carried.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=rows to=blockIdx.x atomic=true})'
 
 // Threads of one reduction would race on %out.
 func.func @reduction_without_atomics(%out: memref<?xf32>, %n: index) {

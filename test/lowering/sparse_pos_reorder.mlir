@@ -2,6 +2,7 @@
 // RUN: sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a,b})' | FileCheck %s --check-prefix=ORDER
 // RUN: not sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a,nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a})' 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=d,c})' | FileCheck %s --check-prefix=COLUMN
 
 // The feature chunk loop moves outside the non-zero loop: the column read
 // that sat between them moves in with the body, and the chunk count
@@ -34,6 +35,25 @@ func.func @in_order(%n: index, %out: !sparse_iter.buffer<1, f32>) {
   return
 }
 
+// Y[i, k] needs Y[i-1, k]: only the row loop carries it (each k is its
+// own column), so the column loop may go outside.
+//      COLUMN: sparse_pos.for "d"
+//      COLUMN: sparse_pos.for "c"
+//      COLUMN: sparse_pos.load %{{.*}}[%{{.*}}, %{{.*}}]
+func.func @column_recurrence(%n: index, %y: !sparse_iter.buffer<2, f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  sparse_pos.for "c" spatial %c1 to %n {
+  ^bb0(%i: index):
+    sparse_pos.for "d" spatial %c0 to %n {
+    ^bb0(%k: index):
+      %im = arith.subi %i, %c1 : index
+      %up = sparse_pos.load %y[%im, %k] : !sparse_iter.buffer<2, f32>
+      sparse_pos.store %up, %y[%i, %k] : !sparse_iter.buffer<2, f32>
+    }
+  }
+  return
+}
 
 // MISSING: sparse-pos-reorder: no sparse_pos.for labelled "nope"
 // ONE: sparse-pos-reorder: loops must name two loops, got 'a'

@@ -46,3 +46,24 @@ func.func @dependent_bounds(%n: index, %out: !sparse_iter.buffer<1, f32>) {
   }
   return
 }
+
+// -----
+
+// A wavefront: Y[i, k] needs Y[i-1, k+1], so row i's element k must come
+// after row i-1's element k+1, which k outside i would turn around.
+func.func @wavefront(%n: index, %y: !sparse_iter.buffer<2, f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  sparse_pos.for "b" spatial %c1 to %n {
+  ^bb0(%i: index):
+    // expected-error@+1 {{sparse-pos-reorder: loops "b" and "a" may both carry data from position to position (the sparse_pos.load at line}}
+    sparse_pos.for "a" spatial %c0 to %n {
+    ^bb0(%k: index):
+      %im = arith.subi %i, %c1 : index
+      %kp = arith.addi %k, %c1 : index
+      %up = sparse_pos.load %y[%im, %kp] : !sparse_iter.buffer<2, f32>
+      sparse_pos.store %up, %y[%i, %k] : !sparse_iter.buffer<2, f32>
+    }
+  }
+  return
+}

@@ -172,7 +172,25 @@ fn default_schedule_programs_verify_on_the_gpu() {
         let error = relative_error(&y, &expected);
         assert!(error < 1e-5, "math functions on {m}: relative error {error}");
     }
-    println!("column maxima, a staged buffer and math functions verified on the GPU");
+    // Rows that read earlier rows: a race if any ran at once.
+    let solve = compile("triangular_solve.mlir", inputs::TRIANGULAR_SOLVE);
+    for (name, a) in matrices().into_iter().filter(|(_, a)| a.rows() == a.cols()) {
+        let l = inputs::strict_lower_triangle(&a);
+        let b = random_dense(l.rows(), 5);
+        let mut x = b.clone();
+        let args = &mut [
+            KernelArg::Ids(l.indptr()),
+            KernelArg::Ids(l.indices()),
+            KernelArg::Values(l.values()),
+            KernelArg::Output(&mut x),
+            KernelArg::Index(l.rows()),
+            KernelArg::Index(l.nnz()),
+        ];
+        solve.run("trsv", args).unwrap();
+        let error = relative_error(&x, &inputs::triangular_solve(&l, &b));
+        assert!(error < 1e-5, "triangular solve on {name}: relative error {error}");
+    }
+    println!("column maxima, a staged buffer, math functions and triangular solves verified on the GPU");
 }
 
 /// A guarded kernel (`guard-memory-accesses`) whose rows run past indptr

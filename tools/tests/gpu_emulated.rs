@@ -472,6 +472,45 @@ fn default_schedule_on_a_maximum() {
     }
 }
 
+/// A triangular solve: each row reads the rows solved before it, so the
+/// default schedule keeps them in turn (fused or not) and the result is
+/// the sequential one. Square matrices with empty rows and a hub column.
+#[test]
+fn default_schedule_on_a_triangular_solve() {
+    use sptir_runtime::{cpu::KernelArg, random_dense};
+    let mut squares = vec![RmatSpec::parse("rmat:7:5:2").unwrap().generate().unwrap()];
+    squares.push(Csr::new(4, 4, vec![0, 0, 1, 1, 4], vec![0, 0, 1, 2], vec![1.0; 4]).unwrap());
+    for (seed, a) in squares.iter_mut().enumerate() {
+        randomize_values(a, 80 + seed as u64);
+        let l = inputs::strict_lower_triangle(a);
+        for fuse in ["", "sparse-fuse{iteration=solve loops=0,1},"] {
+            let pipeline = format!("builtin.module({fuse}lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})");
+            let context = create_context();
+            let mut module =
+                sptir_dialects::parse_module(&context, inputs::TRIANGULAR_SOLVE, "triangular_solve.mlir").unwrap();
+            run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+            let kernel = CpuKernel::compile(&module, 2).unwrap();
+            let b = random_dense(l.rows(), 90 + seed as u64);
+            let mut x = b.clone();
+            kernel
+                .run(
+                    "trsv",
+                    &mut [
+                        KernelArg::Ids(l.indptr()),
+                        KernelArg::Ids(l.indices()),
+                        KernelArg::Values(l.values()),
+                        KernelArg::Output(&mut x),
+                        KernelArg::Index(l.rows()),
+                        KernelArg::Index(l.nnz()),
+                    ],
+                )
+                .unwrap();
+            let error = relative_error(&x, &inputs::triangular_solve(&l, &b));
+            assert!(error < 1e-5, "{pipeline} on {} rows: relative error {error}", l.rows());
+        }
+    }
+}
+
 /// The warp-per-row CSR reduction: each row's non-zeros split over lanes
 /// that meet in a warp shuffle, the row's length read from indptr (so the
 /// split's tail guard differs between rows), rows on blocks or on

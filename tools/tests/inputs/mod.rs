@@ -7,6 +7,36 @@ pub const STAGED_BUFFER: &str = include_str!("staged_buffer.mlir");
 pub const MATH_FUNCTIONS: &str = include_str!("math_functions.mlir");
 pub const ROW_SUMS: &str = include_str!("row_sums.mlir");
 pub const SHIFTED_CSC_SPMM: &str = include_str!("shifted_csc_spmm.mlir");
+pub const TRIANGULAR_SOLVE: &str = include_str!("../../../test/lowering/Inputs/triangular_solve.mlir");
+
+/// The strictly lower triangle of the square `a`, each row's values scaled
+/// by half its length so that a solve stays near the size of its input.
+pub fn strict_lower_triangle(a: &sptir_runtime::Csr) -> sptir_runtime::Csr {
+    let (mut indptr, mut indices, mut values) = (vec![0i32], Vec::new(), Vec::new());
+    for r in 0..a.rows() {
+        let (columns, stored) = a.row(r).unwrap_or((&[], &[]));
+        let kept: Vec<(i32, f32)> =
+            columns.iter().zip(stored).filter(|(&c, _)| (c as usize) < r).map(|(&c, &v)| (c, v)).collect();
+        let scale = 0.5 / kept.len().max(1) as f32;
+        indices.extend(kept.iter().map(|&(c, _)| c));
+        values.extend(kept.iter().map(|&(_, v)| v * scale));
+        indptr.push(indices.len() as i32);
+    }
+    sptir_runtime::Csr::new(a.rows(), a.rows(), indptr, indices, values).expect("a lower triangle is a valid CSR")
+}
+
+/// `solve` of `triangular_solve.mlir`: `x` after `x[i] -= L[i, j] * x[j]`
+/// over each row's stored `j` in turn, rows in order, in float64.
+pub fn triangular_solve(l: &sptir_runtime::Csr, x: &[f32]) -> Vec<f64> {
+    let mut out: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    for i in 0..l.rows() {
+        let (columns, values) = l.row(i).unwrap_or((&[], &[]));
+        for (&j, &v) in columns.iter().zip(values) {
+            out[i] -= v as f64 * out[j as usize];
+        }
+    }
+    out
+}
 
 /// `colmax` of `column_maxima.mlir`: the maximum of each of the `m`
 /// columns of the `n x m` matrix `x`.
