@@ -5,7 +5,8 @@
 //! `preprocess`) over the target's axes that fills each target slot from
 //! the source at the inverse-mapped coordinate, or with zero where that
 //! coordinate is out of the source's range (padding). Every iteration that
-//! reads the source is replaced by one iteration per rule: the source's
+//! reads the source (for a built-in rule, the named iteration alone) is
+//! replaced by one iteration per rule: the source's
 //! axes give way to the target's (a target axis is a reduction when its
 //! map result depends on a reduction axis), the body sees the source
 //! coordinates through the inverse map, reads the target instead of the
@@ -72,27 +73,23 @@ struct Rule<'c> {
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    // A built-in rule is for the named iteration alone; written rules, for
+    // every iteration that reads their source.
+    let mut named: Option<(OperationRef, Vec<usize>)> = None;
     if let Some(rule) = options.get("rule") {
         let rule = BuiltinRule::parse(rule)
             .map_err(|message| emit_error(root.location(), format!("decompose-format: {message}")))?;
         let label = options
             .get("iteration")
             .ok_or_else(|| emit_error(root.location(), "decompose-format: a built-in rule needs option 'iteration'"))?;
-        builtin(context, root, label, &rule)?;
+        let written: Vec<usize> = find_rules(root).iter().map(|rule| key_of(rule.op)).collect();
+        named = Some((builtin(context, root, label, &rule)?, written));
     }
-    let mut rules: Vec<Rule> = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op.name().as_string_ref().as_str() == Ok("sparse_iter.format_rewrite") {
-            let operand = |n| op.operand(n).map(detach);
-            let map = |name| op.attribute(name).map(|a| unsafe { mlirAffineMapAttrGetValue(a.to_raw()) });
-            if let (Ok(source), Ok(target), Ok(map), Ok(inverse)) = (operand(0), operand(1), map("map"), map("inverse"))
-            {
-                rules.push(Rule { op, source, target, map, inverse });
-            }
-        }
-        WalkResult::Advance
-    });
+    let rules = find_rules(root);
+    let applies = |rule: &Rule, iteration: OperationRef| match &named {
+        Some((only, written)) if !written.contains(&key_of(rule.op)) => key_of(*only) == key_of(iteration),
+        _ => true,
+    };
     // The outermost iterations that read a decomposed buffer, except one
     // that holds the rule itself: the rule is for an iteration nested in it.
     let mut iterations: Vec<(OperationRef, Vec<&Rule>)> = Vec::new();
@@ -105,6 +102,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         if reads.iter().any(|rule| encloses(op, rule.op)) {
             return WalkResult::Advance;
         }
+        let reads: Vec<&Rule> = reads.into_iter().filter(|rule| applies(rule, op)).collect();
         if !reads.is_empty() {
             iterations.push((op, reads));
         }
@@ -150,7 +148,8 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             // The copy reads the source at every slot in range, and an
             // unstored one reads the default: the body would add its
             // product where the source stores nothing.
-            if let Some(default) = source.default_value.filter(|&d| zero_attribute(context, source.element) != Some(d)) {
+            if let Some(default) = source.default_value.filter(|&d| zero_attribute(context, source.element) != Some(d))
+            {
                 return Err(emit_error(
                     source.op.location(),
                     format!("decompose-format: the decomposed buffer's default_value {default} would fill the new format's slots that the source does not store (a block's other slots), where the body also runs; only a zero or absent default_value, or a rule marked `sptir.exact`, keeps the result"),
@@ -160,7 +159,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         let builder = Builder::before(context, iteration)
             .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
         for (index, rule) in reads.iter().enumerate() {
-            if copied.insert(rule.op.to_raw().ptr as usize, true).is_none() {
+            if copied.insert(key_of(rule.op), true).is_none() {
                 copy_iteration(context, &builder, rule, &source, index)?;
             }
         }
@@ -172,14 +171,36 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     Ok(())
 }
 
+/// The `format_rewrite` rules under `root`.
+fn find_rules<'c>(root: OperationRef<'c, '_>) -> Vec<Rule<'c>> {
+    let mut rules = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op.name().as_string_ref().as_str() == Ok("sparse_iter.format_rewrite") {
+            let operand = |n| op.operand(n).map(detach);
+            let map = |name| op.attribute(name).map(|a| unsafe { mlirAffineMapAttrGetValue(a.to_raw()) });
+            if let (Ok(source), Ok(target), Ok(map), Ok(inverse)) = (operand(0), operand(1), map("map"), map("inverse"))
+            {
+                rules.push(Rule { op, source, target, map, inverse });
+            }
+        }
+        WalkResult::Advance
+    });
+    rules
+}
+
+fn key_of(op: OperationRef<'_, '_>) -> usize {
+    op.to_raw().ptr as usize
+}
+
 /// Writes the rules of a built-in decomposition of the one sparse buffer
-/// that the iteration labelled `label` reads.
+/// that the iteration labelled `label` reads, and returns that iteration.
 fn builtin<'c>(
     context: &'c Context,
     root: OperationRef<'_, '_>,
     label: &str,
     rule: &BuiltinRule,
-) -> Result<(), PassFailed> {
+) -> Result<OperationRef<'c, 'c>, PassFailed> {
     let iterations = crate::sparse_iter_ops::named_iterations("decompose-format", root, label)?;
     let [iteration] = iterations.as_slice() else {
         return Err(emit_error(
@@ -218,7 +239,8 @@ fn builtin<'c>(
     };
     let source = BufferDef::read(*buffer)
         .ok_or_else(|| emit_error(iteration.location(), "buffer is not defined by a buffer op"))?;
-    emit_rules(context, iteration, *buffer, &source, rule)
+    emit_rules(context, iteration, *buffer, &source, rule)?;
+    Ok(iteration)
 }
 
 /// The marker of a `format_rewrite` whose target slots in the source's

@@ -2,7 +2,16 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=ell:8 iteration=csrmm})' | FileCheck %s --check-prefix=ELL
 // RUN: sptir-opt %examples/sddmm.mlir -p 'builtin.module(decompose-format{rule=hyb:2:1,4 iteration=sddmm})' | FileCheck %s --check-prefix=HYB
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(decompose-format{rule=hyb:1:1,4 iteration=csrmm})' | FileCheck %s --check-prefix=HYBSPMM
+// RUN: sptir-opt %S/Inputs/two_readers.mlir -p 'builtin.module(decompose-format{rule=bsr:2 iteration=first})' | FileCheck %s --check-prefix=ONLY
 // RUN: sptir-opt %S/Inputs/nested_spmm.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=inner})' | FileCheck %s --check-prefix=NESTED
+
+// The rule is for "first": "second" still reads the CSR buffer.
+// ONLY: %[[CSR:.*]] = sparse_iter.match_buffer %arg2[%0, %1]
+// ONLY: sparse_iter.iterate "copy0"
+// ONLY: sparse_iter.iterate "first.0"
+// ONLY: sparse_iter.iterate "second" [%0, %1] "SR"
+// ONLY-NEXT: ^bb0
+// ONLY-NEXT: sparse_iter.load %[[CSR]][
 
 // BSR(4): block indptr/indices, block values, then block rows, block
 // columns and stored blocks are appended to the function.
