@@ -22,7 +22,7 @@ use crate::{
     ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
         accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name,
-        outermost, root_memref, static_shape, touches_memory, users, LANE_CLUSTERS,
+        outermost, root_memref, static_shape, touches_memory, users, view_root, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -593,7 +593,21 @@ fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribu
         }
         WalkResult::Advance
     });
-    for store in stores {
+    // Memory on the stack of a thread, or a block's shared tile under a
+    // loop of blocks, is no other position's: its stores stay plain.
+    let across_blocks = binding(&op).is_some_and(|dimension| dimension < 3);
+    let own = |store: OperationRef<'c, 'c>| {
+        let Ok(memory) = store.operand(1).map(|m| view_root(detach(m))) else { return false };
+        let private = OperationResult::try_from(memory)
+            .map(|r| r.owner())
+            .is_ok_and(|alloca| op_name(&alloca) == "memref.alloca" && !alloca.has_attribute(SHARED));
+        let shared = MemRefType::try_from(memory.r#type())
+            .ok()
+            .and_then(|r#type| r#type.memory_space())
+            .is_some_and(|space| space.to_string().contains("workgroup"));
+        private || (across_blocks && shared)
+    };
+    for store in stores.into_iter().filter(|&store| !own(store)) {
         if accumulation(store).is_none() {
             let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(

@@ -22,7 +22,9 @@ use crate::sparse_pos_ops::{carried_conflict, loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    operation::{
+        OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
+    },
     RegionLike, Value,
 };
 
@@ -316,7 +318,8 @@ fn launch_serially(context: &melior::Context, run: &[OperationRef<'_, '_>]) {
 /// The label of a loop `launch_serially` makes.
 pub const SERIAL: &str = "serial";
 
-/// Binds the nest under `top`: `top` to the blocks and uniform innermost
+/// Binds the nest under `top`: `top` to the blocks (blockIdx.x, or the
+/// first block dimension no loop inside is bound to) and uniform innermost
 /// spatial loops to the threads. A reduction loop whose updates blocks
 /// cannot share (a maximum, a product, an overwrite), or a loop whose
 /// positions pass data to each other (a triangular solve's rows), stays
@@ -342,14 +345,18 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     }
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
-        if (reduction && !accumulates_only(top)) || carried_conflict(top).is_some() {
+        // A hand schedule may have bound a loop inside to blockIdx.x
+        // (the inner part of a split): this one takes the next dimension.
+        let free = BLOCK_DIMENSIONS.into_iter().find(|&dimension| !binds(top, dimension));
+        let Some(grid) = free.filter(|_| !(reduction && !accumulates_only(top)) && carried_conflict(top).is_none())
+        else {
             let outer = top.to_raw().ptr;
             for inner in outermost(top, |op| is_loop(op) && op.to_raw().ptr != outer) {
                 schedule(inner);
             }
             return;
-        }
-        bind(top, "blockIdx.x", reduction);
+        };
+        bind(top, grid, reduction);
     }
     if binds(top, "threadIdx.x") {
         complete_thread_loops(context, top);
@@ -468,6 +475,8 @@ fn contains_spatial_loop(op: OperationRef<'_, '_>) -> bool {
     found
 }
 
+const BLOCK_DIMENSIONS: [&str; 3] = ["blockIdx.x", "blockIdx.y", "blockIdx.z"];
+
 /// Threads a block when no loop inside the grid's loop can be its
 /// threads (SpMV's rows, each a sequential dot product).
 const BLOCK_THREADS: i64 = 128;
@@ -487,6 +496,9 @@ fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threa
     let top: OperationRef = unsafe { OperationRef::from_raw(top.to_raw()) };
     // A loop of few positions gains nothing from threads.
     let few = top.operand(1).ok().and_then(evaluate_index).is_some_and(|n| n <= 1);
+    // A tile that `sparse-pos-cache-read` fills for each position is the
+    // block's: its threads cannot each fill it for a position of their own.
+    let few = few || fills_tile(top);
     let bound = top.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
     if few || factor <= 1 || bound.is_none_or(|b| b.value() != "blockIdx.x") {
         return;
@@ -506,6 +518,20 @@ fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threa
             op.set_discardable_attribute("atomic", Attribute::unit(context));
         }
     }
+}
+
+/// Whether a `memref.store` under `top` writes memory allocated outside it.
+fn fills_tile(top: OperationRef<'_, '_>) -> bool {
+    let mut found = false;
+    top.walk(WalkOrder::PreOrder, |op| {
+        let tile = op.operand(1).ok().and_then(|m| OperationResult::try_from(m).ok()).map(|r| r.owner());
+        if op.name().as_string_ref().as_str() == Ok("memref.store") && tile.is_none_or(|tile| !encloses(top, tile)) {
+            found = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
 }
 
 /// Whether `top` is the only bound loop of its nest, bound to `dimension`.

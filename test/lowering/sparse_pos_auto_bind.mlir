@@ -2,8 +2,26 @@
 // RUN: sptir-opt %s --split-input-file --sptir-to-gpu -o /dev/null
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=VECTOR
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.2 to=threadIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=PARTIAL
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=blockIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=INNERGRID
+// RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=TILE
+// RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=TILESTORE
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(sparse-fuse{iteration=solve loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
+
+// A hand schedule bound a split's inner rows to blockIdx.x: the outer
+// ones take the next block dimension.
+// INNERGRID: sparse_pos.for "csrmm.0.o" spatial {{.*}} {bind = "blockIdx.y"}
+// INNERGRID: sparse_pos.for "csrmm.0.i" spatial {{.*}} {bind = "blockIdx.x"}
+// INNERGRID: sparse_pos.for "csrmm.init.1" spatial {{.*}} {bind = "threadIdx.x"}
+
+// Each CSC column fills a tile (sparse-pos-cache-read): the tile is its
+// block's, so the columns are not split over threads, and the copy's
+// stores stay plain while the sums into C are atomic.
+//      TILE: sparse_pos.for "cscmm.0" reduction {{.*}} {atomic, bind = "blockIdx.x"}
+//  TILE-NOT: bind
+// TILESTORE: workgroup(%[[SMEM:[^ ]*]] : memref<4xi32, #gpu.address_space<workgroup>>
+// TILESTORE: memref.store %{{.*}}, %[[SMEM]][
+// TILESTORE: memref.atomic_rmw addf
 
 // The rows of a triangular solve read earlier rows' results: they run in
 // turn, in one thread, though their updates are sums (fused or not).

@@ -103,6 +103,15 @@ fn hand_schedules() {
         // Non-zero-parallel SDDMM: rows and columns fused, 8 non-zeros per
         // block, one per thread (sptir-bench's GPU default for SDDMM).
         check_with(Op::Sddmm, Format::Csr, "sparse-fuse{iteration=sddmm loops=0,1},", SDDMM_ON_THREADS, &a, 6);
+        // Only a split's inner rows bound to blockIdx.x: the default
+        // schedule puts the outer ones on blockIdx.y (rows 4 at a time).
+        check(
+            Op::Spmm,
+            Format::Csr,
+            "sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=blockIdx.x},",
+            &a,
+            5,
+        );
         // A tile of each row's non-zeros, the rest left to the default
         // schedule: the copy into the tile must not be repeated by threads.
         check(
@@ -573,6 +582,12 @@ fn atomic_sums_into_shifted_columns() {
         format!(
             "builtin.module(lower-sparse-iter,sparse-pos-bind{{loop=shifted.0 to=blockIdx.x atomic=true}},\
              sparse-pos-auto-bind,{GPU_LOWERING})"
+        ),
+        // A tile of each column's non-zeros, on columns that add into C
+        // atomically: the tile is each block's, its copy plain.
+        format!(
+            "builtin.module(lower-sparse-iter,sparse-pos-split{{loop=shifted.1 factor=4}},\
+             sparse-pos-cache-read{{loop=shifted.1.i}},sparse-pos-auto-bind,{GPU_LOWERING})"
         ),
     ];
     for pipeline in &pipelines {
