@@ -106,16 +106,28 @@ pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]
             found.push((name, inputs));
         }
     }
+    // Without a name, the kernel is the one function that no other calls
+    // (the rest are its helpers).
+    let called = callees(module);
     let (name, inputs) = match function {
         Some(wanted) => found
             .into_iter()
             .find(|(name, _)| name == wanted)
             .ok_or_else(|| format!("the module has no function @{wanted}"))?,
-        None => match found.len() {
-            1 => found.remove(0),
-            0 => return Err("the module has no function with a body".into()),
-            _ => return Err("the module has several functions; name the kernel with --function".into()),
-        },
+        None => {
+            let mut roots: Vec<_> = found.into_iter().filter(|(name, _)| !called.contains(name)).collect();
+            match roots.len() {
+                1 => roots.remove(0),
+                0 => return Err("the module has no function with a body that no other function calls".into()),
+                _ => {
+                    let names: Vec<String> = roots.iter().map(|(name, _)| format!("@{name}")).collect();
+                    return Err(format!(
+                        "the module has several functions that no other calls ({}); name the kernel with --function",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
     };
     let expected = describe(params);
     let actual = format!("({})", inputs.join(", "));
@@ -123,6 +135,24 @@ pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]
         return Err(format!("kernel @{name} takes {actual} but this problem binds {expected}"));
     }
     Ok(name)
+}
+
+/// The functions that a `func.call` in `module` names.
+fn callees(module: &Module<'_>) -> Vec<String> {
+    use melior::ir::{
+        attribute::FlatSymbolRefAttribute,
+        operation::{WalkOrder, WalkResult},
+    };
+    let mut names = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("func.call") {
+            if let Some(callee) = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
+                names.push(callee.value().to_string());
+            }
+        }
+        WalkResult::Advance
+    });
+    names
 }
 
 /// The PTX of every kernel in `module` after the GPU pipeline: the

@@ -143,6 +143,37 @@ fn bench_runs_a_user_kernel_file() {
     }
 }
 
+/// A kernel file with a helper function that the kernel calls: no
+/// --function needed, and the bounds-checked run sees the call inlined.
+#[test]
+fn bench_runs_a_kernel_that_calls_a_helper() {
+    let kernel = format!("{}/tests/inputs/spmm_with_helper.mlir", env!("CARGO_MANIFEST_DIR"));
+    for device in ["cpu", "emulate"] {
+        let output = bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:6:3:2",
+            "--kernel",
+            &kernel,
+            "--device",
+            device,
+            "--json",
+            "--reps",
+            "1",
+        ]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{device}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("\"verified\":true"), "{device}: {stdout}");
+    }
+    // Two functions that no other calls: the kernel must be named.
+    let two = temp_file("two_kernels.mlir", "func.func @a() { return }\nfunc.func @b() { return }\n");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", "rmat:6:3:2", "--kernel", &two]),
+        "several functions that no other calls (@a, @b); name the kernel with --function",
+    );
+}
+
 /// Dot products summed by rows of lanes in warp shuffles into a buffer
 /// the program allocates (not a parameter): every lane adds to the same
 /// element of it.
