@@ -280,7 +280,8 @@ pub fn is_float(r#type: Type<'_>) -> bool {
 pub fn zero_attribute<'c>(context: &'c Context, r#type: Type<'c>) -> Option<melior::ir::Attribute<'c>> {
     if r#type.is_integer() || r#type.is_index() {
         Some(IntegerAttribute::new(r#type, 0).into())
-    } else if is_float(r#type) {
+    } else if unsafe { mlir_sys::mlirTypeIsAFloat(r#type.to_raw()) } {
+        // Every float type, f8 formats too, has an exact zero.
         Some(melior::ir::attribute::FloatAttribute::new(context, r#type, 0.0).into())
     } else {
         None

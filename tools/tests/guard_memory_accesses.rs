@@ -4,7 +4,8 @@
 //! still be outside the buffer. Each function below stores (or loads)
 //! through a view of an 8-element parameter; the test runs it with
 //! positions inside and outside the parameter and reads the count of
-//! failed checks and what the access did.
+//! failed checks and what the access did. An f8 load shows that every
+//! float type has a zero to read out of bounds.
 
 use melior::{pass::PassManager, utility::parse_pass_pipeline};
 use sptir_runtime::cpu::{CpuKernel, RawArg};
@@ -47,6 +48,13 @@ func.func @bytes(%a: memref<?xi8>, %shift: index, %i: index) {
   memref.store %one, %v[%i] : memref<4xf32>
   return
 }
+
+func.func @f8(%a: memref<?xf8E4M3FN>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %a[%i] : memref<?xf8E4M3FN>
+  memref.store %x, %a[%c0] : memref<?xf8E4M3FN>
+  return
+}
 "#;
 
 fn compile() -> (CpuKernel, Vec<String>) {
@@ -83,7 +91,7 @@ fn ones(buffer: &[f32]) -> Vec<usize> {
 #[test]
 fn accesses_through_views_are_checked_against_the_buffer() {
     let (kernel, checks) = compile();
-    assert_eq!(checks.len(), 5, "{checks:?}");
+    assert_eq!(checks.len(), 7, "{checks:?}");
 
     // (function, indices, element written or None when refused)
     let cases: &[(&str, &[usize], Option<usize>)] = &[
@@ -136,6 +144,24 @@ fn accesses_through_views_are_checked_against_the_buffer() {
         let written = bytes.iter().any(|&b| b != 0);
         if written != inside || failed != i32::from(!inside) {
             wrong.push(format!("@bytes[{shift}, {index}]: wrote {bytes:?} with {failed} failed checks"));
+        }
+    }
+
+    // An f8 load out of bounds reads f8 zero (0x00) instead: the buffer's
+    // last element (0x38, 1.0) is copied to the first only from inside.
+    for (index, inside) in [(7, true), (8, false), (100, false)] {
+        let mut buffer = vec![0x11u8; 8];
+        buffer[7] = 0x38;
+        let mut faults = [0i32; 2];
+        let args = [
+            RawArg::Memref { address: buffer.as_mut_ptr() as u64, len: 8 },
+            RawArg::Index(index as i64),
+            RawArg::Memref { address: faults.as_mut_ptr() as u64, len: 2 },
+        ];
+        kernel.run_raw("f8", &args).unwrap_or_else(|e| panic!("@f8: {e}"));
+        let expected = if inside { 0x38 } else { 0x00 };
+        if buffer[0] != expected || faults[0] != i32::from(!inside) {
+            wrong.push(format!("@f8[{index}]: read {:#x} with {} failed checks", buffer[0], faults[0]));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
