@@ -411,7 +411,11 @@ fn copy_iteration<'c>(
     source: &BufferDef<'c>,
     index: usize,
 ) -> Result<(), PassFailed> {
-    let location = builder.location;
+    // Named, so that a later pass's error about the copy (a search in an
+    // unsorted source) says it is about the copy, not the user's code.
+    let label = format!("copy{index}");
+    let location = Location::name(context, &format!("{label}, the copy decompose-format made"), builder.location);
+    let builder = &builder.at(location);
     let target = BufferDef::read(rule.target).ok_or_else(|| emit_error(location, "rule target is not a buffer op"))?;
     let block = coordinate_block(context, location, target.axes.len());
     let coordinates: Vec<Value<'c, 'c>> =
@@ -438,7 +442,7 @@ fn copy_iteration<'c>(
     body.append_block(block);
     let op = builder.insert(
         sparse_iter::IterateOperation::builder(context, location)
-            .label(StringAttribute::new(context, &format!("copy{index}")))
+            .label(StringAttribute::new(context, &label))
             .axes(&target.axes)
             .kinds(StringAttribute::new(context, &"S".repeat(target.axes.len())))
             .init(Region::new())

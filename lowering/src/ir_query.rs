@@ -538,6 +538,21 @@ pub fn describe_pair((a, b): (OperationRef<'_, '_>, OperationRef<'_, '_>)) -> St
     format!("{} and {}", one(a), one(b))
 }
 
+/// The name a location gives what it points at (`loc("copy0, ..."(...))`,
+/// a copy a pass made): the first name around its file position.
+pub fn location_name(location: melior::ir::Location<'_>) -> Option<String> {
+    if location.is_name() {
+        return location.name_value().as_string_ref().as_str().ok().map(str::to_string);
+    }
+    if location.is_call_site() {
+        return location_name(location.call_site_callee());
+    }
+    if location.is_fused() {
+        return (0..location.fused_num_locations()).find_map(|index| location_name(location.fused_location(index)));
+    }
+    None
+}
+
 /// Ops that take a memref without touching its elements: they allocate,
 /// free, describe or re-view it, or hand it on.
 pub const ADDRESS_ONLY: &[&str] = &[

@@ -173,7 +173,9 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let intrinsic = if element == f32 {
         mapping.f32
     } else if element == f64 {
-        mapping.f64.ok_or_else(|| refuse("on f64 has no lowering on the GPU without CUDA's libdevice (f32 has one)"))?
+        // math-expand-ops writes tanh, powf, sinh and others with exp and
+        // log at the op's own location: the op at the location may be one.
+        mapping.f64.ok_or_else(|| refuse("on f64 (the op here, or what math-expand-ops writes an op here with: tanh, powf, sinh, cosh, ... on f64 use exp and log) has no lowering on the GPU without CUDA's libdevice (f32 has one)"))?
     } else {
         return Err(refuse("is lowered on the GPU for f32 and f64 scalars only"));
     };

@@ -7,6 +7,7 @@
 // RUN: sptir-opt %S/Inputs/default_spmv.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
 // RUN: sptir-opt %S/Inputs/default_spmv.mlir -p 'builtin.module(decompose-format{rule=ell:2 iteration=it})' | FileCheck %s --check-prefix=ELL
 // RUN: sptir-opt %S/Inputs/two_readers.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=second})'
+// RUN: sed -e 's/ sorted$//' %examples/csr_spmm.mlir | not sptir-opt -p 'builtin.module(decompose-format{rule=bsr:2 iteration=csrmm},lower-sparse-iter)' 2>&1 | FileCheck %s --check-prefix=UNSORTED
 // RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // hyb's rules hold only stored elements (their padding is out of range):
@@ -18,6 +19,10 @@
 // slots in range all are.
 // ELL: sparse_iter.iterate "it.0"
 // ELL: arith.mulf
+
+// The copy searches the CSR rows, which must be sorted: the error is
+// about the copy that decompose-format made, and says so.
+// UNSORTED: <stdin>:{{[0-9]+}}:3: error: access to buffer axis #1 needs a coordinate lookup, a binary search, but the axis is not sorted (in copy0, the copy decompose-format made)
 
 // MISSING: not_csr.mlir:0:0: error: decompose-format: no sparse iteration labelled "nope"; the labels are "it"
 

@@ -18,3 +18,13 @@ llvm.func @f8(%x: i8) -> i8 {
   %c = builtin.unrealized_conversion_cast %b : f8E4M3FN to i8
   llvm.return %c : i8
 }
+
+// -----
+
+// An op of a dialect no sptir pipeline lowers is named for its dialect,
+// whatever its types.
+func.func @fill(%zero: f32, %y: memref<?xf32>) {
+  // expected-error@+1 {{verify-llvm-lowering: 'linalg.fill' was not lowered to the LLVM dialect: sptir's pipelines do not lower the linalg dialect; write it as a sparse iteration, or with scf, memref and arith}}
+  linalg.fill ins(%zero : f32) outs(%y : memref<?xf32>)
+  return
+}

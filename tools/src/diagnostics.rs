@@ -3,8 +3,8 @@
 //! (`--verify-diagnostics`).
 
 use melior::diagnostic::{Diagnostic, DiagnosticSeverity};
-use sptir_lowering::ir_query::position;
 pub use sptir_lowering::ir_query::Position;
+use sptir_lowering::ir_query::{location_name, position};
 use std::fmt::Write;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub struct Diag {
     pub severity: Severity,
     pub position: Option<Position>,
     pub message: String,
+    /// What the location names (code a pass made), printed after the message.
+    pub name: Option<String>,
 }
 
 impl Diag {
@@ -59,6 +61,7 @@ impl Diag {
             severity: Severity::from_mlir(diagnostic.severity()),
             position: position(diagnostic.location()),
             message: message(diagnostic),
+            name: location_name(diagnostic.location()),
         });
         for index in 0..diagnostic.note_count() {
             if let Ok(note) = diagnostic.note(index) {
@@ -90,8 +93,12 @@ impl std::fmt::Display for Diag {
                 position.column,
                 self.severity.name(),
                 self.message
-            ),
-            None => write!(formatter, "<unknown>: {}: {}", self.severity.name(), self.message),
+            )?,
+            None => write!(formatter, "<unknown>: {}: {}", self.severity.name(), self.message)?,
+        }
+        match &self.name {
+            Some(name) => write!(formatter, " (in {name})"),
+            None => Ok(()),
         }
     }
 }
@@ -326,6 +333,7 @@ mod tests {
             severity: Severity::Error,
             position: Some(Position { file: "f".into(), line, column: 1 }),
             message: message.into(),
+            name: None,
         }
     }
 
