@@ -12,7 +12,7 @@
 
 use crate::{
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{enclosing, op_name, users, ADDRESS_ONLY},
+    ir_query::{enclosing, op_name, users, ADDRESS_ONLY, VIEWS},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -93,9 +93,14 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Ok(())
 }
 
-/// Whether a kernel (an op inside a `gpu.launch`) uses `memory`.
+/// Whether a kernel (an op inside a `gpu.launch`) uses `memory`, or a
+/// view of it (a cast, a subview) made on the host.
 fn reaches_kernel(memory: Value<'_, '_>) -> bool {
-    users(memory).into_iter().any(|user| enclosing(user, &["gpu.launch"]).is_some())
+    users(memory).into_iter().any(|user| {
+        let view = VIEWS.contains(&op_name(&user).as_str()) && user.operand(0).is_ok_and(|source| source == memory);
+        enclosing(user, &["gpu.launch"]).is_some()
+            || (view && user.result(0).is_ok_and(|result| reaches_kernel(result.into())))
+    })
 }
 
 fn token_type(context: &Context) -> Type<'_> {

@@ -86,3 +86,21 @@ func.func @host_stack_in_kernel(%out: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// The same through a view the host makes.
+func.func @host_stack_view_in_kernel(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error@+1 {{place-device-memory: this memref.alloca (a buffer in scope "local") is on the host's stack, outside the loops bound to the GPU, but kernels use it}}
+  %local = memref.alloca() : memref<4xf32>
+  %view = memref.cast %local : memref<4xf32> to memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %view[%bx] : memref<?xf32>
+    memref.store %v, %out[%bx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
