@@ -178,15 +178,7 @@ fn default_schedule_programs_verify_on_the_gpu() {
         let l = inputs::strict_lower_triangle(&a);
         let b = random_dense(l.rows(), 5);
         let mut x = b.clone();
-        let args = &mut [
-            KernelArg::Ids(l.indptr()),
-            KernelArg::Ids(l.indices()),
-            KernelArg::Values(l.values()),
-            KernelArg::Output(&mut x),
-            KernelArg::Index(l.rows()),
-            KernelArg::Index(l.nnz()),
-        ];
-        solve.run("trsv", args).unwrap();
+        solve.run("trsv", &mut inputs::triangular_solve_args(&l, &mut x)).unwrap();
         let error = relative_error(&x, &inputs::triangular_solve(&l, &b));
         assert!(error < 1e-5, "triangular solve on {name}: relative error {error}");
     }

@@ -486,7 +486,7 @@ fn default_schedule_on_a_maximum() {
 /// the sequential one. Square matrices with empty rows and a hub column.
 #[test]
 fn default_schedule_on_a_triangular_solve() {
-    use sptir_runtime::{cpu::KernelArg, random_dense};
+    use sptir_runtime::random_dense;
     let mut squares = vec![RmatSpec::parse("rmat:7:5:2").unwrap().generate().unwrap()];
     squares.push(Csr::new(4, 4, vec![0, 0, 1, 1, 4], vec![0, 0, 1, 2], vec![1.0; 4]).unwrap());
     for (seed, a) in squares.iter_mut().enumerate() {
@@ -501,19 +501,7 @@ fn default_schedule_on_a_triangular_solve() {
             let kernel = CpuKernel::compile(&module, 2).unwrap();
             let b = random_dense(l.rows(), 90 + seed as u64);
             let mut x = b.clone();
-            kernel
-                .run(
-                    "trsv",
-                    &mut [
-                        KernelArg::Ids(l.indptr()),
-                        KernelArg::Ids(l.indices()),
-                        KernelArg::Values(l.values()),
-                        KernelArg::Output(&mut x),
-                        KernelArg::Index(l.rows()),
-                        KernelArg::Index(l.nnz()),
-                    ],
-                )
-                .unwrap();
+            kernel.run("trsv", &mut inputs::triangular_solve_args(&l, &mut x)).unwrap();
             let error = relative_error(&x, &inputs::triangular_solve(&l, &b));
             assert!(error < 1e-5, "{pipeline} on {} rows: relative error {error}", l.rows());
         }

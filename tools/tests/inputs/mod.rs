@@ -25,6 +25,23 @@ pub fn strict_lower_triangle(a: &sptir_runtime::Csr) -> sptir_runtime::Csr {
     sptir_runtime::Csr::new(a.rows(), a.rows(), indptr, indices, values).expect("a lower triangle is a valid CSR")
 }
 
+/// The arguments of `trsv` in `triangular_solve.mlir`: `l`, and `x`,
+/// which the kernel solves in place.
+pub fn triangular_solve_args<'a>(
+    l: &'a sptir_runtime::Csr,
+    x: &'a mut [f32],
+) -> Vec<sptir_runtime::cpu::KernelArg<'a>> {
+    use sptir_runtime::cpu::KernelArg;
+    vec![
+        KernelArg::Ids(l.indptr()),
+        KernelArg::Ids(l.indices()),
+        KernelArg::Values(l.values()),
+        KernelArg::Output(x),
+        KernelArg::Index(l.rows()),
+        KernelArg::Index(l.nnz()),
+    ]
+}
+
 /// `solve` of `triangular_solve.mlir`: `x` after `x[i] -= L[i, j] * x[j]`
 /// over each row's stored `j` in turn, rows in order, in float64.
 pub fn triangular_solve(l: &sptir_runtime::Csr, x: &[f32]) -> Vec<f64> {
