@@ -86,7 +86,8 @@ struct Args {
     /// program; it must take the parameters the built-in one takes.
     #[arg(long)]
     kernel: Option<String>,
-    /// With --kernel: the function to run when the file has several.
+    /// With --kernel: the function to run when the file has several that
+    /// no other calls (without it, the one function that no other calls).
     #[arg(long)]
     function: Option<String>,
     /// Before the verified and timed runs, run a copy of the kernel whose
