@@ -75,19 +75,19 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let context = unsafe { context_ref.to_ref() };
     // A built-in rule is for the named iteration alone; written rules, for
     // every iteration that reads their source.
-    let mut named: Option<(OperationRef, Vec<usize>)> = None;
+    let mut named: Option<(OperationRef, Vec<OperationRef>)> = None;
     if let Some(rule) = options.get("rule") {
         let rule = BuiltinRule::parse(rule)
             .map_err(|message| emit_error(root.location(), format!("decompose-format: {message}")))?;
         let label = options
             .get("iteration")
             .ok_or_else(|| emit_error(root.location(), "decompose-format: a built-in rule needs option 'iteration'"))?;
-        let written: Vec<usize> = find_rules(root).iter().map(|rule| key_of(rule.op)).collect();
+        let written: Vec<OperationRef> = find_rules(root).iter().map(|rule| rule.op).collect();
         named = Some((builtin(context, root, label, &rule)?, written));
     }
     let rules = find_rules(root);
     let applies = |rule: &Rule, iteration: OperationRef| match &named {
-        Some((only, written)) if !written.contains(&key_of(rule.op)) => key_of(*only) == key_of(iteration),
+        Some((only, written)) if !written.contains(&rule.op) => *only == iteration,
         _ => true,
     };
     // The outermost iterations that read a decomposed buffer, except one
@@ -159,7 +159,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         let builder = Builder::before(context, iteration)
             .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
         for (index, rule) in reads.iter().enumerate() {
-            if copied.insert(key_of(rule.op), true).is_none() {
+            if copied.insert(rule.op.to_raw().ptr as usize, true).is_none() {
                 copy_iteration(context, &builder, rule, &source, index)?;
             }
         }
@@ -187,10 +187,6 @@ fn find_rules<'c>(root: OperationRef<'c, '_>) -> Vec<Rule<'c>> {
         WalkResult::Advance
     });
     rules
-}
-
-fn key_of(op: OperationRef<'_, '_>) -> usize {
-    op.to_raw().ptr as usize
 }
 
 /// Writes the rules of a built-in decomposition of the one sparse buffer

@@ -482,8 +482,7 @@ fn attribute_workgroup_memory<'c>(
     let location = terminator.location();
     let body = terminator.block().ok_or_else(|| emit_error(location, "internal: launch without body"))?;
     let launch = body.parent_operation().ok_or_else(|| emit_error(location, "internal: body without launch"))?;
-    let workgroup = Attribute::parse(context, "#gpu.address_space<workgroup>")
-        .ok_or_else(|| emit_error(location, "internal: no gpu dialect"))?;
+    let workgroup = workgroup_space(context).ok_or_else(|| emit_error(location, "internal: no gpu dialect"))?;
     let mut bytes = 0;
     for &tile in tiles {
         let result: Value<'c, 'c> = detach(tile.result(0).map_err(|_| emit_error(location, "internal"))?.into());
@@ -509,6 +508,11 @@ fn attribute_workgroup_memory<'c>(
         IntegerAttribute::new(IntegerType::new(context, 64).into(), count as i64).into(),
     );
     Ok(())
+}
+
+/// The memory space of a block's shared tiles.
+fn workgroup_space(context: &Context) -> Option<Attribute<'_>> {
+    Attribute::parse(context, "#gpu.address_space<workgroup>")
 }
 
 /// CUDA's limit on a block's static shared memory.
@@ -601,10 +605,8 @@ fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribu
         let private = OperationResult::try_from(memory)
             .map(|r| r.owner())
             .is_ok_and(|alloca| op_name(&alloca) == "memref.alloca" && !alloca.has_attribute(SHARED));
-        let shared = MemRefType::try_from(memory.r#type())
-            .ok()
-            .and_then(|r#type| r#type.memory_space())
-            .is_some_and(|space| space.to_string().contains("workgroup"));
+        let space = MemRefType::try_from(memory.r#type()).ok().and_then(|r#type| r#type.memory_space());
+        let shared = space.is_some() && space == workgroup_space(unsafe { op.context().to_ref() });
         private || (across_blocks && shared)
     };
     for store in stores.into_iter().filter(|&store| !own(store)) {

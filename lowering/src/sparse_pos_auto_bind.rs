@@ -18,6 +18,7 @@ use crate::ir_query::{
     accumulation, computable_before, constant_index, constant_of, encloses, evaluate_index, outermost,
 };
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
+use crate::sparse_pos_bind::DIMENSIONS;
 use crate::sparse_pos_ops::{carried_conflict, loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
@@ -345,18 +346,20 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     }
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
+        let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top).is_some();
         // A hand schedule may have bound a loop inside to blockIdx.x
         // (the inner part of a split): this one takes the next dimension.
-        let free = BLOCK_DIMENSIONS.into_iter().find(|&dimension| !binds(top, dimension));
-        let Some(grid) = free.filter(|_| !(reduction && !accumulates_only(top)) && carried_conflict(top).is_none())
-        else {
-            let outer = top.to_raw().ptr;
-            for inner in outermost(top, |op| is_loop(op) && op.to_raw().ptr != outer) {
-                schedule(inner);
+        let free = DIMENSIONS[..3].iter().copied().find(|&dimension| !binds(top, dimension));
+        match free {
+            Some(grid) if !sequential => bind(top, grid, reduction),
+            _ => {
+                let outer = top.to_raw().ptr;
+                for inner in outermost(top, |op| is_loop(op) && op.to_raw().ptr != outer) {
+                    schedule(inner);
+                }
+                return;
             }
-            return;
-        };
-        bind(top, grid, reduction);
+        }
     }
     if binds(top, "threadIdx.x") {
         complete_thread_loops(context, top);
@@ -474,8 +477,6 @@ fn contains_spatial_loop(op: OperationRef<'_, '_>) -> bool {
     });
     found
 }
-
-const BLOCK_DIMENSIONS: [&str; 3] = ["blockIdx.x", "blockIdx.y", "blockIdx.z"];
 
 /// Threads a block when no loop inside the grid's loop can be its
 /// threads (SpMV's rows, each a sequential dot product).
