@@ -346,7 +346,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     }
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
-        let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top).is_some();
+        let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top, top).is_some();
         // A hand schedule may have bound a loop inside to blockIdx.x
         // (the inner part of a split): this one takes the next dimension.
         let free = DIMENSIONS[..3].iter().copied().find(|&dimension| !binds(top, dimension));
@@ -451,7 +451,7 @@ fn thread_loops<'c, 'a>(
             && loop_kind(op) == LoopKind::Spatial
             && !excluded(op)
             && !uses_outer_local_buffer(op)
-            && carried_conflict(op).is_none()
+            && carried_conflict(op, top).is_none()
             && op.operands().all(|bound| outside(bound, top));
         if candidate {
             threads.push(op);

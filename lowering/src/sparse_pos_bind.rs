@@ -10,7 +10,7 @@
 //! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
 use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_pos_ops::{carried_conflict, loop_kind, named_loops, LoopKind};
+use crate::sparse_pos_ops::{carried_conflict, loop_kind, loop_label, named_loops, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
@@ -84,11 +84,23 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-bind: loop \"{label}\" is not a reduction; shuffle=true adds the lanes' sums of one output"),
             ));
         }
-        if let Some((first, second)) = carried_conflict(op) {
+        // The loops bound around `op` and the loops between run in
+        // `op`'s launch, so their positions vary too; loops bound inside
+        // `op` now run in the same launch as the loops around it.
+        let root = launch_root(op);
+        if let Some((first, second)) = carried_conflict(op, root) {
             return Err(emit_error(
                 op.location(),
                 format!("sparse-pos-bind: positions of loop \"{label}\" pass data to each other, so they cannot run at once on {to}: at two of its positions, {} may touch one element, and one of them stores it", crate::ir_query::describe_pair((first, second))),
             ));
+        }
+        for inside in bound_inside(op) {
+            if let Some(pair) = carried_conflict(inside, root) {
+                return Err(emit_error(
+                    op.location(),
+                    format!("sparse-pos-bind: binding loop \"{label}\" puts loop \"{}\", bound inside it, in one launch with it, where positions of \"{}\" at different positions of \"{label}\" pass data to each other: {} may touch one element, and one of them stores it", loop_label(inside), loop_label(inside), crate::ir_query::describe_pair(pair)),
+                ));
+            }
         }
         if op.has_attribute("bind") {
             return Err(emit_error(op.location(), format!("sparse-pos-bind: loop \"{label}\" is already bound")));
@@ -111,4 +123,33 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         }
     }
     Ok(())
+}
+
+/// The outermost loop bound around `op`, or `op`: the loop that becomes
+/// the launch `op` runs in.
+fn launch_root<'c, 'a>(op: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+    let mut root = op;
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if crate::ir_query::op_name(&parent) == FOR && parent.has_attribute("bind") {
+            root = parent;
+        }
+        current = parent.parent_operation();
+    }
+    root
+}
+
+/// The loops inside `op` already bound.
+fn bound_inside<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+        if inner.to_raw().ptr != op.to_raw().ptr
+            && crate::ir_query::op_name(&inner) == FOR
+            && inner.has_attribute("bind")
+        {
+            found.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    found
 }

@@ -75,12 +75,11 @@ pub fn loop_label(op: OperationRef<'_, '_>) -> String {
 
 /// The position (block argument) of a `sparse_pos.for`.
 pub fn loop_position<'c>(op: OperationRef<'c, '_>) -> Result<Value<'c, 'c>, PassFailed> {
-    op.region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .and_then(|b| b.argument(0).ok())
-        .map(|a| detach(a.into()))
-        .ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
+    position_of(op).ok_or_else(|| emit_error(op.location(), "internal: loop without position"))
+}
+
+fn position_of<'c>(op: OperationRef<'c, '_>) -> Option<Value<'c, 'c>> {
+    op.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.argument(0).ok()).map(|a| detach(a.into()))
 }
 
 /// A new `sparse_pos.for` labelled `label` of `kind` (the `kind`
@@ -282,17 +281,48 @@ pub fn two_loops<'c, 'a>(
 }
 
 /// Two accesses in `op`'s body to one buffer, one of them a store, that
-/// different positions of `op` may make to one element: they differ at
-/// some axis, and at no axis are both the same value that tells the
-/// loop's positions apart. Running those positions at once, or in
-/// another order, changes what the load reads (a triangular solve's
-/// `x[j]`, written at an earlier row) or which store lands last.
-/// Accesses at the very same positions (an accumulation's load and
-/// store) are one element per position, or the one element that every
-/// position updates, which atomic writes serve; a buffer allocated inside
-/// the loop is a position's own.
-pub fn carried_conflict<'c>(op: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
-    let position = loop_position(op).ok()?;
+/// different positions of `op` may make to one element. The positions of
+/// the loops inside `op` vary with `op`'s, and so do those of the unbound
+/// loops from `op` out to `root`: `root` is the outermost loop of `op`'s
+/// launch, and an unbound loop in a launch runs its positions in turn in
+/// every thread, with no barrier between them. A bound loop around `op`
+/// answers for its own positions (its own check), and loops outside
+/// `root` run on the host, a launch a position.
+///
+/// Two accesses are apart when their coordinates are the very same
+/// values (an accumulation's load and store: one element per position,
+/// or the one element every position updates, which atomic writes
+/// serve), or when at some axis they are
+/// - the same value that tells `op`'s positions apart (the position,
+///   plus or minus what does not vary, or times a non-zero constant), or
+/// - values that do not vary and differ by a non-zero constant (row
+///   `t + 1` written from row `t`).
+///
+/// Running positions that are not apart at once, or in another order,
+/// changes what a load reads (a triangular solve's `x[j]`, written at an
+/// earlier row) or which store lands last. A buffer allocated inside the
+/// loop is each position's own.
+pub fn carried_conflict<'c>(
+    op: OperationRef<'c, '_>,
+    root: OperationRef<'_, '_>,
+) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
+    let position = position_of(op)?;
+    let mut varying = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if op_name(&inner) == FOR {
+            varying.extend(position_of(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) }));
+        }
+        WalkResult::Advance
+    });
+    let mut current = op.to_raw();
+    while current.ptr != root.to_raw().ptr {
+        let Some(parent) = unsafe { OperationRef::from_raw(current) }.parent_operation() else { break };
+        if op_name(&parent) == FOR && !parent.has_attribute("bind") {
+            varying.extend(position_of(parent));
+        }
+        current = parent.to_raw();
+    }
+    let fixed = |value: Value<'c, 'c>| varying.iter().all(|&p| !crate::ir_query::depends_on(value, p));
     let mut accesses: Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, Vec<Value<'c, 'c>>, bool)> = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
         let store = match op_name(&inner).as_str() {
@@ -310,11 +340,24 @@ pub fn carried_conflict<'c>(op: OperationRef<'c, '_>) -> Option<(OperationRef<'c
         }
         WalkResult::Advance
     });
+    let never_equal = |x: Value<'c, 'c>, y: Value<'c, 'c>| {
+        let ((x_base, x_offset), (y_base, y_offset)) = (offset_form(x), offset_form(y));
+        x_base == y_base && x_offset != y_offset && fixed(x) && fixed(y)
+    };
     for (index, (a, buffer, at, a_stores)) in accesses.iter().enumerate() {
         for (b, other, bt, b_stores) in &accesses[index + 1..] {
-            let related = buffer == other && (*a_stores || *b_stores);
-            let apart = at == bt || at.iter().zip(bt).any(|(&x, &y)| x == y && separates(x, position, 0));
-            if related && !apart {
+            let related = *a_stores || *b_stores;
+            if !related || storage(*buffer) != storage(*other) {
+                continue;
+            }
+            // Two buffers over one array (an `x` read over one axis and
+            // written over another) give coordinates of different axes.
+            if !same_axes(*buffer, *other) {
+                return Some((*a, *b));
+            }
+            let apart = at == bt
+                || at.iter().zip(bt).any(|(&x, &y)| (x == y && separates(x, position, &varying)) || never_equal(x, y));
+            if !apart {
                 return Some((*a, *b));
             }
         }
@@ -322,26 +365,97 @@ pub fn carried_conflict<'c>(op: OperationRef<'c, '_>) -> Option<(OperationRef<'c
     None
 }
 
-/// Whether `value` differs at any two values of `position`: the position
-/// itself, plus or minus what does not depend on it, or times a non-zero
-/// constant.
-fn separates(value: Value<'_, '_>, position: Value<'_, '_>, depth: usize) -> bool {
+/// The array under `buffer`: its `match_buffer`'s, through any view; the
+/// buffer itself where it has none (an `alloc_buffer`, an argument).
+fn storage(buffer: Value<'_, '_>) -> usize {
+    crate::ir_query::root_memref(crate::buffer::BufferDef::read(buffer).and_then(|def| def.values).unwrap_or(buffer))
+}
+
+/// Whether two buffers over one array place each coordinate at the same
+/// element: they are one buffer, or match it over the same axes.
+fn same_axes(buffer: Value<'_, '_>, other: Value<'_, '_>) -> bool {
+    buffer == other
+        || crate::buffer::BufferDef::read(buffer)
+            .zip(crate::buffer::BufferDef::read(other))
+            .is_some_and(|(a, b)| a.axes == b.axes && a.element == b.element)
+}
+
+/// Whether `value` differs at any two values of `position`, whatever the
+/// other `varying` positions are: it is the position times a non-zero
+/// constant plus what spreads over less than that constant (a split
+/// loop's row `o * 4 + i`, with `i` in `0..4`, tells the `o` apart).
+fn separates<'c>(value: Value<'c, 'c>, position: Value<'c, 'c>, varying: &[Value<'c, 'c>]) -> bool {
+    stride(value, position, varying, 0)
+        .is_some_and(|(coefficient, spread)| coefficient != 0 && spread < coefficient.abs())
+}
+
+/// `value` as `coefficient * position + rest`, with how far `rest` spreads
+/// (its largest value minus its smallest) as the `varying` positions
+/// other than `position` take their values; none where that is unknown.
+fn stride<'c>(
+    value: Value<'c, 'c>,
+    position: Value<'c, 'c>,
+    varying: &[Value<'c, 'c>],
+    depth: usize,
+) -> Option<(i64, i64)> {
     if value == position {
-        return true;
+        return Some((1, 0));
     }
-    let Ok(owner) = melior::ir::operation::OperationResult::try_from(value).map(|r| r.owner()) else { return false };
-    let (Ok(x), Ok(y)) = (owner.operand(0), owner.operand(1)) else { return false };
-    let (x, y) = (detach(x), detach(y));
-    let position = detach(position);
-    let invariant = |v| !crate::ir_query::depends_on(v, position);
-    let inner = |v| depth < 16 && separates(v, position, depth + 1);
+    if varying.iter().all(|&p| !crate::ir_query::depends_on(value, p)) {
+        return Some((0, 0));
+    }
+    if varying.contains(&value) {
+        let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
+        let block = argument.owner();
+        let owner = block.parent_operation()?;
+        let bound = |n: usize| owner.operand(n).ok().and_then(crate::ir_query::evaluate_index);
+        return Some((0, bound(1)?.checked_sub(bound(0)?)?.checked_sub(1)?.max(0)));
+    }
+    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    let (x, y) = (detach(owner.operand(0).ok()?), detach(owner.operand(1).ok()?));
+    let inner = |v| if depth < 16 { stride(v, position, varying, depth + 1) } else { None };
     match op_name(&owner).as_str() {
-        "arith.addi" => (inner(x) && invariant(y)) || (inner(y) && invariant(x)),
-        "arith.subi" => inner(x) && invariant(y),
-        "arith.muli" => {
-            let nonzero = |v| crate::ir_query::constant_index(v).is_some_and(|c| c != 0);
-            (inner(x) && nonzero(y)) || (inner(y) && nonzero(x))
+        "arith.addi" | "arith.subi" => {
+            let ((cx, wx), (cy, wy)) = (inner(x)?, inner(y)?);
+            let coefficient = if op_name(&owner) == "arith.addi" { cx.checked_add(cy)? } else { cx.checked_sub(cy)? };
+            Some((coefficient, wx.checked_add(wy)?))
         }
-        _ => false,
+        "arith.muli" => {
+            let (v, factor) = match crate::ir_query::constant_index(y) {
+                Some(factor) => (x, factor),
+                None => (y, crate::ir_query::constant_index(x)?),
+            };
+            let (c, w) = inner(v)?;
+            Some((c.checked_mul(factor)?, w.checked_mul(factor.checked_abs()?)?))
+        }
+        _ => None,
     }
+}
+
+/// `value` as a base plus a constant: `t + 1` is (t, 1), `t - 1` is
+/// (t, -1), a constant c is (none, c), anything else itself plus 0.
+fn offset_form<'c>(value: Value<'c, 'c>) -> (Option<Value<'c, 'c>>, i64) {
+    let constant = crate::ir_query::constant_index;
+    let (mut base, mut offset) = (value, 0i64);
+    loop {
+        if let Some(c) = constant(base).and_then(|c| c.checked_add(offset)) {
+            return (None, c);
+        }
+        let Ok(owner) = melior::ir::operation::OperationResult::try_from(base).map(|r| r.owner()) else { break };
+        let (Ok(x), Ok(y)) = (owner.operand(0), owner.operand(1)) else { break };
+        let (x, y) = (detach(x), detach(y));
+        let step = match op_name(&owner).as_str() {
+            "arith.addi" => match (constant(x), constant(y)) {
+                (_, Some(c)) => Some((x, c)),
+                (Some(c), _) => Some((y, c)),
+                _ => None,
+            },
+            "arith.subi" => constant(y).and_then(i64::checked_neg).map(|c| (x, c)),
+            _ => None,
+        };
+        let Some((next, by)) = step else { break };
+        let Some(sum) = offset.checked_add(by) else { break };
+        (base, offset) = (next, sum);
+    }
+    (Some(base), offset)
 }

@@ -76,8 +76,9 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
     perfect_nest("sparse-pos-reorder", outer, inner)?;
     // A dependence that only one of the loops carries keeps its direction
     // when they swap; one that both may carry (a wavefront's
-    // `Y[i-1, k+1]`) can turn back.
-    if let (Some(pair), Some(_)) = (carried_conflict(outer), carried_conflict(inner)) {
+    // `Y[i-1, k+1]`) can turn back. The inner loop's positions are
+    // compared at every outer position, not only at one.
+    if let (Some(pair), Some(_)) = (carried_conflict(outer, outer), carried_conflict(inner, outer)) {
         return Err(emit_error(
             location,
             format!(

@@ -7,6 +7,9 @@
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=TILESTORE
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(sparse-fuse{iteration=solve loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
+// RUN: sptir-opt %S/Inputs/aliased_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=ALIASED
+// RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=STEPS
+// RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=STEPLAUNCH
 
 // A hand schedule bound a split's inner rows to blockIdx.x: the outer
 // ones take the next block dimension.
@@ -28,6 +31,22 @@
 //      SOLVE: sparse_pos.for "serial" spatial %{{.*}} attributes {bind = "blockIdx.x"}
 //      SOLVE:   sparse_pos.for "solve.0" reduction
 //  SOLVE-NOT: bind
+
+// The same with x matched twice, over columns and over rows: one array.
+//      ALIASED: sparse_pos.for "serial" spatial %{{.*}} attributes {bind = "blockIdx.x"}
+//      ALIASED:   sparse_pos.for "aliased.0" reduction
+//  ALIASED-NOT: bind
+
+// Each step of a propagation reads the row the step before wrote (X[t]
+// for X[t + 1]), so the steps stay on the host, a launch each; the rows
+// of one step write a row that no row of that step reads, so they share
+// out over blocks and threads.
+//      STEPS: sparse_pos.for "prop.0" spatial
+//  STEPS-NOT: bind
+//      STEPS: sparse_pos.for "prop.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+//      STEPS: sparse_pos.for "prop.1.i" spatial {{.*}} {bind = "threadIdx.x"}
+// STEPLAUNCH: scf.for
+// STEPLAUNCH:   gpu.launch blocks
 
 // A hand schedule that binds only the feature loop to threadIdx.x: the
 // init nest's feature loop, of the same bounds, takes the same threads.

@@ -2,6 +2,35 @@
 
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true})' | FileCheck %s --check-prefix=SHUFFLE
 
+// RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=prop.1 to=blockIdx.x})' | FileCheck %s --check-prefix=STEP
+
+// The rows of one propagation step read only the row the step before
+// wrote; the steps stay outside the launch, on the host.
+// STEP: sparse_pos.for "prop.0" spatial %{{[^ ]*}} to %{{[^ ]*}} {
+// STEP: sparse_pos.for "prop.1" spatial {{.*}} attributes {bind = "blockIdx.x"}
+
+// RUN: sptir-opt %s -p 'builtin.module(sparse-pos-bind{loop=a to=threadIdx.x})' | FileCheck %s --check-prefix=WAVE
+
+// A wavefront row reads the row before it, one column over: the columns
+// of one row are independent (the rows stay outside the launch).
+// WAVE: sparse_pos.for "b" spatial %{{[^ ]*}} to %{{[^ ]*}} {
+// WAVE: sparse_pos.for "a" spatial {{.*}} attributes {bind = "threadIdx.x"}
+func.func @wavefront(%n: index, %y: !sparse_iter.buffer<2, f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  sparse_pos.for "b" spatial %c1 to %n {
+  ^bb0(%i: index):
+    sparse_pos.for "a" spatial %c0 to %n {
+    ^bb0(%k: index):
+      %im = arith.subi %i, %c1 : index
+      %kp = arith.addi %k, %c1 : index
+      %up = sparse_pos.load %y[%im, %kp] : !sparse_iter.buffer<2, f32>
+      sparse_pos.store %up, %y[%i, %k] : !sparse_iter.buffer<2, f32>
+    }
+  }
+  return
+}
+
 // SHUFFLE: sparse_pos.for "sddmm.1.i" reduction {{.*}} attributes {bind = "threadIdx.x", shuffle}
 
 // CHECK: sparse_pos.for "csrmm.0" spatial {{.*}} attributes {bind = "blockIdx.x"}

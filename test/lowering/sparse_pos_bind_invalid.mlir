@@ -7,6 +7,15 @@
 // RUN: sptir-opt %S/Inputs/bind_marked.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=v to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_twice.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x},sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_carried.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=rows to=blockIdx.x atomic=true})'
+// RUN: sptir-opt %S/Inputs/bind_steps.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=row to=threadIdx.x},sparse-pos-bind{loop=batch to=blockIdx.x})'
+// RUN: not sptir-opt %S/Inputs/bind_steps.mlir -p 'builtin.module(sparse-pos-bind{loop=batch to=blockIdx.x},sparse-pos-bind{loop=row to=threadIdx.x})' 2>&1 | FileCheck %s --check-prefix=STEPS
+// RUN: not sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=prop.0 to=blockIdx.x})' 2>&1 | FileCheck %s --check-prefix=PROPAGATE
+
+// Bound after the batches, the rows share their launch with the steps
+// (bound before, the batches' bind refuses, in bind_steps.mlir).
+// STEPS: bind_steps.mlir:13:7: error: sparse-pos-bind: positions of loop "row" pass data to each other, so they cannot run at once on threadIdx.x
+// Each propagation step reads what the one before wrote.
+// PROPAGATE: propagate.mlir:15:3: error: sparse-pos-bind: positions of loop "prop.0" pass data to each other, so they cannot run at once on blockIdx.x
 
 // Threads of one reduction would race on %out.
 func.func @reduction_without_atomics(%out: memref<?xf32>, %n: index) {

@@ -182,7 +182,18 @@ fn default_schedule_programs_verify_on_the_gpu() {
         let error = relative_error(&x, &inputs::triangular_solve(&l, &b));
         assert!(error < 1e-5, "triangular solve on {name}: relative error {error}");
     }
-    println!("column maxima, a staged buffer, math functions and triangular solves verified on the GPU");
+    // Steps that read the step before: a launch each, rows at once.
+    let propagate = compile("propagate.mlir", inputs::PROPAGATE);
+    for (name, a) in matrices().into_iter().filter(|(_, a)| a.rows() == a.cols()) {
+        let (n, steps) = (a.rows(), 3);
+        let mut x = vec![f32::NAN; (steps + 1) * n];
+        x[..n].copy_from_slice(&random_dense(n, 6));
+        let expected = inputs::propagate(&a, &x, steps);
+        propagate.run("propagate", &mut inputs::propagate_args(&a, &mut x, steps)).unwrap();
+        let error = relative_error(&x, &expected);
+        assert!(error < 1e-5, "propagation on {name}: relative error {error}");
+    }
+    println!("column maxima, a staged buffer, math functions, triangular solves and propagation verified on the GPU");
 }
 
 /// A guarded kernel (`guard-memory-accesses`) whose rows run past indptr

@@ -508,6 +508,33 @@ fn default_schedule_on_a_triangular_solve() {
     }
 }
 
+/// Repeated propagation, X[t + 1] = A X[t]: each step reads the whole
+/// row the step before wrote, so the steps run in turn, a launch each,
+/// and the rows of a step over blocks and threads. Square matrices with
+/// empty rows and a hub; every row of X but the first is poisoned.
+#[test]
+fn default_schedule_on_repeated_propagation() {
+    let mut squares = vec![RmatSpec::parse("rmat:7:5:3").unwrap().generate().unwrap()];
+    squares.push(Csr::new(4, 4, vec![0, 0, 4, 5, 5], vec![0, 1, 2, 3, 1], vec![1.0; 5]).unwrap());
+    let pipeline = format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})");
+    let context = create_context();
+    let mut module = sptir_dialects::parse_module(&context, inputs::PROPAGATE, "propagate.mlir").unwrap();
+    run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+    let kernel = CpuKernel::compile(&module, 2).unwrap();
+    for (seed, a) in squares.iter_mut().enumerate() {
+        randomize_values(a, 60 + seed as u64);
+        for steps in [0, 1, 3] {
+            let n = a.rows();
+            let mut x = vec![f32::NAN; (steps + 1) * n];
+            x[..n].copy_from_slice(&sptir_runtime::random_dense(n, 70 + seed as u64));
+            let expected = inputs::propagate(a, &x, steps);
+            kernel.run("propagate", &mut inputs::propagate_args(a, &mut x, steps)).unwrap();
+            let error = relative_error(&x, &expected);
+            assert!(error < 1e-5, "{steps} steps on {n} rows: relative error {error}");
+        }
+    }
+}
+
 /// The warp-per-row CSR reduction: each row's non-zeros split over lanes
 /// that meet in a warp shuffle, the row's length read from indptr (so the
 /// split's tail guard differs between rows), rows on blocks or on

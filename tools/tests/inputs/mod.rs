@@ -8,6 +8,7 @@ pub const MATH_FUNCTIONS: &str = include_str!("math_functions.mlir");
 pub const ROW_SUMS: &str = include_str!("row_sums.mlir");
 pub const SHIFTED_CSC_SPMM: &str = include_str!("shifted_csc_spmm.mlir");
 pub const TRIANGULAR_SOLVE: &str = include_str!("../../../test/lowering/Inputs/triangular_solve.mlir");
+pub const PROPAGATE: &str = include_str!("../../../test/lowering/Inputs/propagate.mlir");
 
 /// The strictly lower triangle of the square `a`, each row's values scaled
 /// by half its length so that a solve stays near the size of its input.
@@ -50,6 +51,40 @@ pub fn triangular_solve(l: &sptir_runtime::Csr, x: &[f32]) -> Vec<f64> {
         let (columns, values) = l.row(i).unwrap_or((&[], &[]));
         for (&j, &v) in columns.iter().zip(values) {
             out[i] -= v as f64 * out[j as usize];
+        }
+    }
+    out
+}
+
+/// The arguments of `propagate` in `propagate.mlir`: the square `a`, and
+/// `x`, `steps + 1` rows of `a.rows()`, the first one the input.
+pub fn propagate_args<'a>(
+    a: &'a sptir_runtime::Csr,
+    x: &'a mut [f32],
+    steps: usize,
+) -> Vec<sptir_runtime::cpu::KernelArg<'a>> {
+    use sptir_runtime::cpu::KernelArg;
+    vec![
+        KernelArg::Ids(a.indptr()),
+        KernelArg::Ids(a.indices()),
+        KernelArg::Values(a.values()),
+        KernelArg::Output(x),
+        KernelArg::Index(steps),
+        KernelArg::Index(a.rows()),
+        KernelArg::Index(a.nnz()),
+    ]
+}
+
+/// `prop` of `propagate.mlir` in float64: row 0 of `x`, then each row `a`
+/// times the one before.
+pub fn propagate(a: &sptir_runtime::Csr, x: &[f32], steps: usize) -> Vec<f64> {
+    let n = a.rows();
+    let mut out: Vec<f64> = x[..n].iter().map(|&v| v as f64).collect();
+    for t in 0..steps {
+        for i in 0..n {
+            let (columns, values) = a.row(i).unwrap_or((&[], &[]));
+            let sum = columns.iter().zip(values).map(|(&j, &v)| v as f64 * out[t * n + j as usize]).sum();
+            out.push(sum);
         }
     }
     out

@@ -104,7 +104,10 @@ def SparseIter_MatchBufferOp : SparseIter_Op<"match_buffer", [Pure]> {
     The sparse buffer whose non-zero values are stored, in CSF order, in the
     1-D memref `values`. Every axis that has a parent must directly follow
     its parent in the axis list (CSF order). `extra` adds that many trailing elements beyond
-    what the axes imply (an indptr array over `[I]` has `extra 1`).
+    what the axes imply (an indptr array over `[I]` has `extra 1`); they
+    have no coordinate, so at stage I `P[i + 1]` at the last row reads the
+    default like any coordinate past an axis's length, and only a
+    `sparse_pos.load` reads them, by position.
     `default_value` is what a load of a coordinate that is not stored
     returns (zero if absent), and a store there goes nowhere: a sparse
     coordinate not found, or one outside a dense axis's length (`i - 1`
