@@ -84,6 +84,11 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             .ok_or_else(|| emit_error(root.location(), "decompose-format: a built-in rule needs option 'iteration'"))?;
         let written: Vec<OperationRef> = find_rules(root).iter().map(|rule| rule.op).collect();
         named = Some((builtin(context, root, label, &rule)?, written));
+    } else if options.get("iteration").is_some() {
+        return Err(emit_error(
+            root.location(),
+            "decompose-format: option 'iteration' names the iteration of a built-in rule; give the rule with 'rule' (written format_rewrite rules apply to every iteration that reads their source)",
+        ));
     }
     let rules = find_rules(root);
     let applies = |rule: &Rule, iteration: OperationRef| match &named {
@@ -111,6 +116,17 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let mut copied: HashMap<usize, bool> = HashMap::new();
     for (iteration, reads) in iterations {
         let first = reads[0];
+        // Each set of rules holds every non-zero of the source once: a
+        // built-in set and a written one together would hold it twice.
+        if let Some((_, written)) = &named {
+            let built = reads.iter().any(|rule| !written.contains(&rule.op));
+            if let Some(other) = reads.iter().find(|rule| written.contains(&rule.op)).filter(|_| built) {
+                return Err(emit_error(
+                    iteration.location(),
+                    format!("decompose-format: the buffer that the built-in rule decomposes here already has a written format_rewrite ({}); both formats would hold each of its non-zeros, and the iteration would count it twice", crate::ir_query::describe_pair((other.op, other.op))),
+                ));
+            }
+        }
         let sources: Vec<usize> = reads.iter().map(|rule| key(rule.source)).collect();
         if sources.iter().any(|&source| source != sources[0]) {
             return Err(emit_error(
@@ -158,9 +174,9 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         }
         let builder = Builder::before(context, iteration)
             .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
-        for (index, rule) in reads.iter().enumerate() {
+        for rule in &reads {
             if copied.insert(rule.op.to_raw().ptr as usize, true).is_none() {
-                copy_iteration(context, &builder, rule, &source, index)?;
+                copy_iteration(context, &builder, rule, &source, &fresh_copy_label(root))?;
             }
         }
         rewrite(context, iteration, &reads, &source)?;
@@ -398,6 +414,19 @@ fn coordinate_block<'c>(context: &'c Context, location: Location<'c>, count: usi
     Block::new(&vec![(Type::index(context), location); count])
 }
 
+/// `copyN` with the first N that labels no iteration under `root`, so
+/// that a schedule names one copy (two sources, or a second run).
+fn fresh_copy_label(root: OperationRef<'_, '_>) -> String {
+    let mut taken = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if is_iteration(&op) {
+            taken.push(IterationInfo::read(unsafe { OperationRef::from_raw(op.to_raw()) }).label);
+        }
+        WalkResult::Advance
+    });
+    (0..).map(|n| format!("copy{n}")).find(|label| !taken.contains(label)).unwrap_or_default()
+}
+
 /// `target[t] = inside(inverse(t)) ? source[inverse(t)] : 0` over the
 /// target's axes.
 fn copy_iteration<'c>(
@@ -405,11 +434,10 @@ fn copy_iteration<'c>(
     builder: &Builder<'c>,
     rule: &Rule<'c>,
     source: &BufferDef<'c>,
-    index: usize,
+    label: &str,
 ) -> Result<(), PassFailed> {
     // Named, so that a later pass's error about the copy (a search in an
     // unsorted source) says it is about the copy, not the user's code.
-    let label = format!("copy{index}");
     let location = Location::name(context, &format!("{label}, the copy decompose-format made"), builder.location);
     let builder = &builder.at(location);
     let target = BufferDef::read(rule.target).ok_or_else(|| emit_error(location, "rule target is not a buffer op"))?;
@@ -493,6 +521,18 @@ fn rewrite<'c>(
             || emit_error(location, "decompose-format: the iteration must walk every axis of the decomposed buffer"),
         )?;
     let others: Vec<usize> = (0..info.axes.len()).filter(|a| !positions.contains(a)).collect();
+    // The new format has axes of its own: an axis under one of the
+    // source's (a level of a CSF output below the decomposed columns)
+    // would lose its parent.
+    for &other in &others {
+        let parent = Axis::read(info.axes[other]).and_then(|axis| axis.parent);
+        if let Some(under) = parent.and_then(|parent| source.axes.iter().position(|&axis| axis == parent)) {
+            return Err(emit_error(
+                location,
+                format!("decompose-format: the iteration walks axis #{other}, whose parent is axis #{} of the decomposed buffer; the new format replaces that axis, so nothing would be left for it to hang from", positions[under]),
+            ));
+        }
+    }
 
     // The init region becomes its own iteration over the spatial axes.
     if region_block(iteration, 0).is_some() {

@@ -56,8 +56,8 @@ impl BuiltinRule {
                 .trim()
                 .parse::<usize>()
                 .ok()
-                .filter(|&v| v > 0)
-                .ok_or_else(|| format!("{what} must be a positive integer, got '{value}'"))
+                .filter(|&v| v > 0 && v <= i32::MAX as usize)
+                .ok_or_else(|| format!("{what} must be a positive integer up to {}, got '{value}'", i32::MAX))
         };
         let parts: Vec<&str> = text.split(':').collect();
         match parts.as_slice() {

@@ -1,6 +1,7 @@
 // RUN: sptir-opt %examples/decompose_bsr.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=BSR
 // RUN: sptir-opt %examples/decompose_hyb.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=HYB
 // RUN: sptir-opt %examples/decompose_hyb.mlir -p 'builtin.module(decompose-format,sptir-to-stage3)' | FileCheck %s --check-prefix=LOWERED
+// RUN: sptir-opt %S/Inputs/two_sources.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=TWO
 
 // The rule is consumed; a copy fills the blocks from A at the inverse
 // coordinate, zero where that lies outside A (partial blocks).
@@ -39,3 +40,10 @@
 // LOWERED-NOT: sparse_iter.
 // LOWERED: scf.while
 // LOWERED: sptir.label = "copy0.
+
+// Two sources, a copy each: the copies have labels of their own, for a
+// schedule to name one.
+// TWO: sparse_iter.iterate "copy0"
+// TWO: sparse_iter.iterate "ya.0"
+// TWO: sparse_iter.iterate "copy1"
+// TWO: sparse_iter.iterate "zd.0"

@@ -9,6 +9,11 @@
 // RUN: sptir-opt %S/Inputs/two_readers.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=second})'
 // RUN: sed -e 's/ sorted$//' %examples/csr_spmm.mlir | not sptir-opt -p 'builtin.module(decompose-format{rule=bsr:2 iteration=csrmm},lower-sparse-iter)' 2>&1 | FileCheck %s --check-prefix=UNSORTED
 // RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: sptir-opt %S/Inputs/mixed_rules.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=ell:3 iteration=second})'
+// RUN: sptir-opt %S/Inputs/nested_axis.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=ell:4 iteration=it})'
+// RUN: sptir-opt %S/Inputs/nested_axis.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
+// RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{rule=bsr:18446744073709551615 iteration=it})' 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{iteration=it})' 2>&1 | FileCheck %s --check-prefix=NORULE
 
 // hyb's rules hold only stored elements (their padding is out of range):
 // any body may run on them.
@@ -25,6 +30,11 @@
 // UNSORTED: <stdin>:{{[0-9]+}}:3: error: access to buffer axis #1 needs a coordinate lookup, a binary search, but the axis is not sorted (in copy0, the copy decompose-format made)
 
 // MISSING: not_csr.mlir:0:0: error: decompose-format: no sparse iteration labelled "nope"; the labels are "it"
+
+// A block of 2^64 - 1 used to wrap around to -1.
+// HUGE: error: decompose-format: bsr block size must be a positive integer up to 2147483647, got '18446744073709551615'
+
+// NORULE: error: decompose-format: option 'iteration' names the iteration of a built-in rule; give the rule with 'rule'
 
 // expected-error@+1 {{decompose-format: unknown rule 'coo'; expected bsr:B, ell:K or hyb:C:W0,W1,...}}
 module {

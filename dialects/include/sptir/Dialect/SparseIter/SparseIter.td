@@ -286,7 +286,15 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     the source stores (the built-in ell and hyb rules, whose padding is out
     of range). The copy reads such a slot as the source's `default_value`,
     so a rule without `sptir.exact` also needs that default to be zero or
-    absent.
+    absent. The zero's product is zero only for finite operands: an inf or
+    NaN that meets an unstored slot (a dense operand's row of a block's
+    missing column) makes the sum NaN, where the source's result ignores it.
+
+    Several rules for one source together hold each of its non-zeros once
+    (hyb's buckets); a built-in rule (`decompose-format{rule=...}`) on an
+    iteration that a written rule also rewrites is refused, as is an
+    iteration that walks an axis whose parent is one of the source's axes
+    (the new format replaces them).
 
     ```mlir
     sparse_iter.format_rewrite %A -> %A_bsr
