@@ -98,6 +98,22 @@ impl<'c> Builder<'c> {
         self.value(arith::subi(lhs, rhs, self.location))
     }
 
+    /// How many positions `lower..upper` has: none where `upper` is not
+    /// above `lower`, as a loop over it runs, instead of the wrapped-around
+    /// unsigned difference that a split or fused trip count would divide.
+    pub fn trip(&self, lower: Value<'c, '_>, upper: Value<'c, '_>) -> Value<'c, 'c> {
+        // A count this made already (a padded grid loop's span from 0).
+        let counted = melior::ir::operation::OperationResult::try_from(upper).is_ok_and(|result| {
+            let owner = result.owner();
+            owner.name().as_string_ref().as_str() == Ok("arith.maxsi")
+                && owner.operand(1).ok().and_then(crate::ir_query::constant_index) == Some(0)
+        });
+        if counted && crate::ir_query::constant_index(lower) == Some(0) {
+            return crate::axis::detach(upper);
+        }
+        self.value(arith::maxsi(self.sub(upper, lower), self.index(0), self.location))
+    }
+
     pub fn mul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
         self.value(arith::muli(lhs, rhs, self.location))
     }

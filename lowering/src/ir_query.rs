@@ -51,6 +51,7 @@ fn evaluate(value: Value<'_, '_>, depth: usize) -> Option<i64> {
         }
         "arith.minui" => Some(unsigned(0)?.min(unsigned(1)?)),
         "arith.maxui" => Some(unsigned(0)?.max(unsigned(1)?)),
+        "arith.maxsi" => Some(operand(0)?.max(operand(1)?)),
         _ => None,
     }
 }

@@ -117,7 +117,7 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         match bounds[dimension] {
             None => {
                 bounds[dimension] = Some((lower, upper, op));
-                sizes[dimension] = builder.sub(upper, lower);
+                sizes[dimension] = builder.trip(lower, upper);
             }
             Some((first_lower, first_upper, first)) => {
                 if encloses(first, op) {

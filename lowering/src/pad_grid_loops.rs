@@ -352,7 +352,7 @@ fn pad<'c>(context: &'c Context, ranges: &Ranges<'c>, loop_op: OperationRef<'c, 
     else {
         return;
     };
-    let span = builder.value(arith::maxsi(builder.sub(upper, lower), builder.index(0), location));
+    let span = builder.trip(lower, upper);
     let Ok(kind) = loop_op.attribute("kind") else { return };
     let Some(at_loop) = Builder::before(context, loop_op) else { return };
     let at_loop = at_loop.at(location);

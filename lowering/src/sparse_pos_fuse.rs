@@ -90,8 +90,8 @@ fn fuse<'c>(context: &'c Context, outer: OperationRef<'c, 'c>, inner: OperationR
 
     let builder =
         Builder::before(context, outer).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
-    let inner_trip = builder.sub(inner_upper, inner_lower);
-    let total = builder.mul(builder.sub(outer_upper, outer_lower), inner_trip);
+    let inner_trip = builder.trip(inner_lower, inner_upper);
+    let total = builder.mul(builder.trip(outer_lower, outer_upper), inner_trip);
     let zero = builder.index(0);
     // The product accumulates if either loop does.
     let kind_of = if loop_kind(outer) == LoopKind::Reduction { outer } else { inner };

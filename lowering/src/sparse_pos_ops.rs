@@ -341,8 +341,9 @@ pub fn carried_conflict<'c>(
         WalkResult::Advance
     });
     let never_equal = |x: Value<'c, 'c>, y: Value<'c, 'c>| {
-        let ((x_base, x_offset), (y_base, y_offset)) = (offset_form(x), offset_form(y));
-        x_base == y_base && x_offset != y_offset && fixed(x) && fixed(y)
+        let ((x_terms, x_offset), (y_terms, y_offset)) =
+            (crate::ir_query::offset_form(x), crate::ir_query::offset_form(y));
+        x_terms == y_terms && x_offset != y_offset && fixed(x) && fixed(y)
     };
     for (index, (a, buffer, at, a_stores)) in accesses.iter().enumerate() {
         for (b, other, bt, b_stores) in &accesses[index + 1..] {
@@ -430,32 +431,4 @@ fn stride<'c>(
         }
         _ => None,
     }
-}
-
-/// `value` as a base plus a constant: `t + 1` is (t, 1), `t - 1` is
-/// (t, -1), a constant c is (none, c), anything else itself plus 0.
-fn offset_form<'c>(value: Value<'c, 'c>) -> (Option<Value<'c, 'c>>, i64) {
-    let constant = crate::ir_query::constant_index;
-    let (mut base, mut offset) = (value, 0i64);
-    loop {
-        if let Some(c) = constant(base).and_then(|c| c.checked_add(offset)) {
-            return (None, c);
-        }
-        let Ok(owner) = melior::ir::operation::OperationResult::try_from(base).map(|r| r.owner()) else { break };
-        let (Ok(x), Ok(y)) = (owner.operand(0), owner.operand(1)) else { break };
-        let (x, y) = (detach(x), detach(y));
-        let step = match op_name(&owner).as_str() {
-            "arith.addi" => match (constant(x), constant(y)) {
-                (_, Some(c)) => Some((x, c)),
-                (Some(c), _) => Some((y, c)),
-                _ => None,
-            },
-            "arith.subi" => constant(y).and_then(i64::checked_neg).map(|c| (x, c)),
-            _ => None,
-        };
-        let Some((next, by)) = step else { break };
-        let Some(sum) = offset.checked_add(by) else { break };
-        (base, offset) = (next, sum);
-    }
-    (Some(base), offset)
 }

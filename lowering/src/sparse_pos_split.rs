@@ -96,7 +96,8 @@ pub fn split<'c>(
     let kind = op.attribute("kind").map_err(|_| emit_error(location, "malformed loop"))?;
     let size = builder.index(factor);
     let zero = builder.index(0);
-    let chunks = builder.value(arith::ceildivui(builder.sub(upper, lower), size, location));
+    let trip = builder.trip(lower, upper);
+    let chunks = builder.value(arith::ceildivui(trip, size, location));
 
     let (outer, inside_outer) = insert_loop(&builder, &format!("{label}.o"), kind, zero, chunks);
     let chunk = loop_position(outer)?;
@@ -105,7 +106,7 @@ pub fn split<'c>(
     let clamped_start = clamp.then(|| inside_outer.mul(chunk, size));
     let inner_upper = match clamped_start {
         Some(start) => {
-            let left = inside_outer.sub(inside_outer.sub(upper, lower), start);
+            let left = inside_outer.sub(trip, start);
             inside_outer.value(arith::minui(size, left, location))
         }
         None => size,

@@ -13,8 +13,10 @@
 // the block's size (the init nest's loop too) where a known size would
 // make one position a thread.
 // CHECK-LABEL: func.func @csr_spmm
-//       CHECK: %[[ROWS:.*]] = arith.subi %arg5, %c0
-//       CHECK: %[[FEAT:.*]] = arith.subi %arg8, %c0
+//       CHECK: %[[ROWSPAN:.*]] = arith.subi %arg5, %c0
+//       CHECK: %[[ROWS:.*]] = arith.maxsi %[[ROWSPAN]], %c0
+//       CHECK: %[[FEATSPAN:.*]] = arith.subi %arg8, %c0
+//       CHECK: %[[FEAT:.*]] = arith.maxsi %[[FEATSPAN]], %c0
 //       CHECK: %[[CAP:.*]] = arith.constant 1024 : index
 //       CHECK: %[[THREADS:.*]] = arith.minui %[[FEAT]], %[[CAP]] : index
 //       CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %[[THREADS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
@@ -34,7 +36,8 @@
 // CHUNKS-LABEL: func.func @csc_spmm
 //       CHUNKS: gpu.launch
 //       CHUNKS: %[[CHUNKS:.*]] = arith.ceildivui %{{.*}}, %c4 : index
-//       CHUNKS: %[[COUNT:.*]] = arith.subi %[[CHUNKS]], %c0
+//       CHUNKS: %[[SPAN:.*]] = arith.subi %[[CHUNKS]], %c0
+//       CHUNKS: %[[COUNT:.*]] = arith.maxsi %[[SPAN]],
 //       CHUNKS: %[[THREADS:.*]] = arith.minui %[[COUNT]],
 //       CHUNKS: gpu.launch blocks{{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
 

@@ -10,8 +10,10 @@
 // non-zero (quotient) and a feature (remainder).
 //      CHECK: sparse_pos.for "csrmm.0" spatial
 //      CHECK: %[[LEN:.*]] = arith.subi %{{.*}}, %{{.*}} : index
-//      CHECK: %[[FEAT:.*]] = arith.subi %arg8, %[[C0:.*]] : index
-//      CHECK: %[[NNZ:.*]] = arith.subi %[[LEN]], %{{.*}} : index
+//      CHECK: %[[FEATS:.*]] = arith.subi %arg8, %[[C0:.*]] : index
+//      CHECK: %[[FEAT:.*]] = arith.maxsi %[[FEATS]], %{{.*}} : index
+//      CHECK: %[[NNZS:.*]] = arith.subi %[[LEN]], %{{.*}} : index
+//      CHECK: %[[NNZ:.*]] = arith.maxsi %[[NNZS]], %{{.*}} : index
 //      CHECK: %[[TOTAL:.*]] = arith.muli %[[NNZ]], %[[FEAT]] : index
 //      CHECK: sparse_pos.for "csrmm.1+csrmm.2" reduction %{{.*}} to %[[TOTAL]] {
 // CHECK-NEXT: ^bb0(%[[P:.*]]: index):
@@ -29,8 +31,10 @@
 // Lower bounds other than zero, and what the inner bounds need computed
 // between the loops moves in front of both.
 //      RECT: %[[HI:.*]] = arith.addi %arg0, %arg0 : index
-//      RECT: %[[IN:.*]] = arith.subi %[[HI]], %c2 : index
-//      RECT: %[[OUT:.*]] = arith.subi %arg0, %c1 : index
+//      RECT: %[[INS:.*]] = arith.subi %[[HI]], %c2 : index
+//      RECT: %[[IN:.*]] = arith.maxsi %[[INS]], %{{.*}} : index
+//      RECT: %[[OUTS:.*]] = arith.subi %arg0, %c1 : index
+//      RECT: %[[OUT:.*]] = arith.maxsi %[[OUTS]], %{{.*}} : index
 //      RECT: %[[N:.*]] = arith.muli %[[OUT]], %[[IN]] : index
 //      RECT: sparse_pos.for "a+b" spatial %{{.*}} to %[[N]] {
 // RECT-NEXT: ^bb0(%[[P:.*]]: index):

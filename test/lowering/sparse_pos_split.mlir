@@ -6,9 +6,11 @@
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sparse-pos-split{loop=csrmm.0 factor=2})' 2>&1 | FileCheck %s --check-prefix=BOUND
 
 // Rows in chunks of four: the outer loop counts chunks, the inner one has
-// a fixed extent, and the body runs only for rows that exist.
+// a fixed extent, and the body runs only for rows that exist. A range
+// whose upper bound is below its lower one has no chunks.
 //      CHECK: %[[C4:.*]] = arith.constant 4 : index
-//      CHECK: %[[ROWS:.*]] = arith.subi %arg5, %[[LB:.*]] : index
+//      CHECK: %[[LEN:.*]] = arith.subi %arg5, %[[LB:.*]] : index
+//      CHECK: %[[ROWS:.*]] = arith.maxsi %[[LEN]], %{{.*}} : index
 //      CHECK: %[[CHUNKS:.*]] = arith.ceildivui %[[ROWS]], %[[C4]] : index
 //      CHECK: sparse_pos.for "csrmm.0.o" spatial %{{.*}} to %[[CHUNKS]] {
 // CHECK-NEXT: ^bb0(%[[CHUNK:.*]]: index):
@@ -24,10 +26,11 @@
 //  CHECK-NOT: sparse_pos.for "csrmm.0" spatial
 
 // Clamped: the inner loop stops at the rows left, no guard.
+//      CLAMP: %[[LEN:.*]] = arith.subi %arg5, %[[LB:.*]] : index
+//      CLAMP: %[[ROWS:.*]] = arith.maxsi %[[LEN]], %{{.*}} : index
 //      CLAMP: sparse_pos.for "csrmm.0.o" spatial %{{.*}} to %{{.*}} {
 // CLAMP-NEXT: ^bb0(%[[CHUNK:.*]]: index):
 // CLAMP-NEXT: %[[START:.*]] = arith.muli %[[CHUNK]], %[[C4:.*]] : index
-// CLAMP-NEXT: %[[ROWS:.*]] = arith.subi %arg5, %[[LB:.*]] : index
 // CLAMP-NEXT: %[[LEFT:.*]] = arith.subi %[[ROWS]], %[[START]] : index
 // CLAMP-NEXT: %[[N:.*]] = arith.minui %[[C4]], %[[LEFT]] : index
 // CLAMP-NEXT: sparse_pos.for "csrmm.0.i" spatial %{{.*}} to %[[N]] {

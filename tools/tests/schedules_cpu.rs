@@ -121,3 +121,51 @@ fn decomposition_composes_with_reorder() {
         Some(rule),
     );
 }
+
+/// A loop whose upper bound is below its lower one runs no position, split
+/// (guarded or clamped) or fused, as before: its trip count is not the
+/// unsigned difference, which wrapped around to nearly 2^64 positions.
+#[test]
+fn empty_ranges_stay_empty() {
+    use sptir_runtime::cpu::KernelArg;
+    const NEST: &str = r#"
+func.func @nest(%y: memref<?xf32>, %m: index, %lo0: index, %hi0: index, %lo1: index, %hi1: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %m
+  %Y = sparse_iter.match_buffer %y [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_pos.for "a" spatial %lo0 to %hi0 {
+  ^bb0(%i: index):
+    sparse_pos.for "b" spatial %lo1 to %hi1 {
+    ^bb0(%j: index):
+      %one = arith.constant 1.0 : f32
+      sparse_pos.store %one, %Y[%i, %j] : !sparse_iter.buffer<2, f32>
+    }
+  }
+  return
+}
+"#;
+    let m = 6;
+    for schedule in [
+        "sparse-pos-split{loop=a factor=4},",
+        "sparse-pos-split{loop=b factor=3 clamp=true},",
+        "sparse-pos-fuse{loops=a,b},",
+        "",
+    ] {
+        let pipeline = format!("builtin.module({schedule}sptir-to-stage3,sptir-stage3-to-llvm)");
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, NEST, "nest.mlir").unwrap();
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        // Each loop in turn empty (4 to 2), the other one over 1..3.
+        for (lo0, hi0, lo1, hi1) in [(4, 2, 1, 3), (1, 3, 4, 2), (4, 2, 4, 2), (1, 3, 1, 3)] {
+            let mut y = vec![f32::NAN; m * m];
+            let bounds = [lo0, hi0, lo1, hi1].map(KernelArg::Index);
+            let mut args = vec![KernelArg::Output(&mut y), KernelArg::Index(m)];
+            args.extend(bounds);
+            kernel.run("nest", &mut args).unwrap();
+            let written: Vec<usize> = (0..m * m).filter(|&e| !y[e].is_nan()).collect();
+            let expected: Vec<usize> = (lo0..hi0).flat_map(|i| (lo1..hi1).map(move |j| i * m + j)).collect();
+            assert_eq!(written, expected, "{schedule} over {lo0}..{hi0} x {lo1}..{hi1}");
+        }
+    }
+}
