@@ -56,10 +56,23 @@ AxisOpInterface sptir::sparse_iter::getAxisDef(Value axis, Operation *user) {
   return def;
 }
 
+LogicalResult
+BufferType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned rank,
+                   Type elementType) {
+  // The parser reads `-1` as 2^32 - 1.
+  if (rank > 64)
+    return emitError() << "a sparse buffer has at most 64 axes, got rank "
+                       << rank;
+  return success();
+}
+
 SmallVector<Value> sptir::sparse_iter::getAncestors(AxisOpInterface axis) {
   SmallVector<Value> chain;
+  // The axis verifier refuses a cycle of parents; this stops on one even
+  // where another op is verified first.
+  llvm::SmallPtrSet<void *, 8> seen;
   Value parent = axis.getParentAxis();
-  while (parent) {
+  while (parent && seen.insert(parent.getAsOpaquePointer()).second) {
     chain.push_back(parent);
     auto def = parent.getDefiningOp<AxisOpInterface>();
     parent = def ? def.getParentAxis() : Value();
@@ -94,6 +107,20 @@ static LogicalResult verifyChildAxis(Operation *op, Value parent,
                                      ArrayRef<Value> arrays) {
   if (!getAxisDef(parent, op))
     return failure();
+  // At module level (a graph region) an axis can name a later one, and so
+  // be its own ancestor.
+  llvm::SmallPtrSet<Operation *, 8> seen{op};
+  for (Value up = parent; up;) {
+    Operation *def = up.getDefiningOp();
+    if (!def)
+      break;
+    if (!seen.insert(def).second)
+      return op->emitOpError()
+             << "the chain of parent axes from this axis comes back to an "
+                "axis already in it: axes must form a tree";
+    auto axis = dyn_cast<AxisOpInterface>(def);
+    up = axis ? axis.getParentAxis() : Value();
+  }
   Type idType;
   for (Value array : arrays) {
     Type element = cast<MemRefType>(array.getType()).getElementType();

@@ -317,6 +317,37 @@ pub fn outermost<'c, 'a>(
 /// either order; `memref` ops, or `sparse_pos` ones at stage II): the load
 /// and `v`. The additions threads can share, atomically or by shuffles.
 pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
+    update(store, &["arith.addf", "arith.addi"])
+}
+
+/// Whether `store` writes `combine(load m[i], v)` back to `m[i]` with a
+/// `combine` whose order does not matter (a sum, a product, a maximum, a
+/// minimum, a bitwise and, or, xor): positions that update one element in
+/// another order leave it the same, floating-point rounding aside.
+pub fn order_free_update(store: OperationRef<'_, '_>) -> bool {
+    const COMMUTATIVE: [&str; 15] = [
+        "arith.addf",
+        "arith.addi",
+        "arith.mulf",
+        "arith.muli",
+        "arith.maximumf",
+        "arith.minimumf",
+        "arith.maxnumf",
+        "arith.minnumf",
+        "arith.maxsi",
+        "arith.minsi",
+        "arith.maxui",
+        "arith.minui",
+        "arith.andi",
+        "arith.ori",
+        "arith.xori",
+    ];
+    update(store, &COMMUTATIVE).is_some()
+}
+
+/// For `store combine(load m[i], v), m[i]` with `combine` one of
+/// `combines`, in either order: the load and `v`.
+fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
     let load_name = match op_name(&store).as_str() {
         "memref.store" => "memref.load",
         "sparse_pos.store" => "sparse_pos.load",
@@ -325,8 +356,8 @@ pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c,
     };
     let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
     let place = &operands[1..];
-    let sum = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
-    if !matches!(op_name(&sum).as_str(), "arith.addf" | "arith.addi") {
+    let combined = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
+    if !combines.contains(&op_name(&combined).as_str()) {
         return None;
     }
     let load_here = |v: Value<'c, 'c>| {
@@ -335,7 +366,7 @@ pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c,
         (op_name(&load) == load_name && load.operands().map(crate::axis::detach).collect::<Vec<_>>() == place)
             .then_some(load)
     };
-    let (a, b) = (crate::axis::detach(sum.operand(0).ok()?), crate::axis::detach(sum.operand(1).ok()?));
+    let (a, b) = (crate::axis::detach(combined.operand(0).ok()?), crate::axis::detach(combined.operand(1).ok()?));
     match (load_here(a), load_here(b)) {
         (Some(load), _) => Some((load, b)),
         (None, Some(load)) => Some((load, a)),

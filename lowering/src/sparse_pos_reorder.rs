@@ -14,7 +14,7 @@ use crate::{
     ir_builder::move_until_terminator,
     ir_query::describe_pair,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{carried_conflict, loop_label, parent_loop, perfect_nest, two_loops},
+    sparse_pos_ops::{carried_conflict, loop_kind, loop_label, parent_loop, perfect_nest, two_loops, LoopKind},
 };
 use melior::ir::{
     block::BlockLike,
@@ -88,6 +88,28 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
                 describe_pair(pair)
             ),
         ));
+    }
+    // Two reductions swapped visit an output's terms in another order.
+    if loop_kind(outer) == LoopKind::Reduction && loop_kind(inner) == LoopKind::Reduction {
+        let mut unordered = None;
+        inner.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+            if crate::ir_query::op_name(&op) == "sparse_pos.store" && !crate::ir_query::order_free_update(op) {
+                unordered = Some(op);
+                return melior::ir::operation::WalkResult::Interrupt;
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+        if let Some(store) = unordered {
+            return Err(emit_error(
+                store.location(),
+                format!(
+                    "sparse-pos-reorder: loops \"{}\" and \"{}\" are both reductions, and this store is not an update whose order does not matter (a sum, product, maximum or minimum of the element and another value): interchanging them changes its result",
+                    loop_label(outer),
+                    loop_label(inner)
+                ),
+            ));
+        }
     }
     let body =
         outer.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| emit_error(location, "loop without body"))?;

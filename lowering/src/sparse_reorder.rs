@@ -78,6 +78,23 @@ fn reorder(op: OperationRef<'_, '_>, order: &[usize]) -> Result<(), PassFailed> 
         }
     }
 
+    // Two reduction axes in another order visit an output's terms in
+    // another order: only an update whose order does not matter keeps it.
+    let position = |axis: usize| new_axes.iter().position(|&a| a == axis);
+    let reductions: Vec<usize> = (0..info.axes.len()).filter(|&a| info.kinds[a] == b'R').collect();
+    let swapped = reductions.iter().any(|&a| reductions.iter().any(|&b| a < b && position(a) > position(b)));
+    if swapped {
+        let ordered = |store: &OperationRef| {
+            crate::ir_query::op_name(store) != "sparse_iter.store" || crate::ir_query::order_free_update(*store)
+        };
+        if let Some(store) = crate::sparse_iter_ops::body_ops(op).into_iter().find(|store| !ordered(store)) {
+            return Err(emit_error(
+                store.location(),
+                "sparse-reorder: the order puts two reduction axes the other way round, and this store is not an update whose order does not matter (a sum, product, maximum or minimum of the element and another value): its result depends on the order of the positions",
+            ));
+        }
+    }
+
     let context = op.context();
     let kinds: String = new_axes.iter().map(|&axis| info.kinds[axis] as char).collect();
     let axes: Vec<Value> = new_axes.iter().map(|&axis| info.axes[axis]).collect();

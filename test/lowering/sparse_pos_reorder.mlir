@@ -3,6 +3,7 @@
 // RUN: not sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a,nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a})' 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=d,c})' | FileCheck %s --check-prefix=COLUMN
+// RUN: sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=fa,fb})' | FileCheck %s --check-prefix=MAX
 
 // The feature chunk loop moves outside the non-zero loop: the column read
 // that sat between them moves in with the body, and the chunk count
@@ -57,3 +58,22 @@ func.func @column_recurrence(%n: index, %y: !sparse_iter.buffer<2, f32>) {
 
 // MISSING: sparse-pos-reorder: no sparse_pos.for labelled "nope"
 // ONE: sparse-pos-reorder: loops must name two loops, got 'a'
+
+// Two reductions into a maximum: its order does not matter, so they swap.
+//      MAX: sparse_pos.for "fa" reduction
+//      MAX: sparse_pos.for "fb" reduction
+//      MAX: arith.maximumf
+func.func @fold_max(%x: !sparse_iter.buffer<2, f32>, %y: !sparse_iter.buffer<1, f32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  sparse_pos.for "fb" reduction %c0 to %n {
+  ^bb0(%i: index):
+    sparse_pos.for "fa" reduction %c0 to %n {
+    ^bb0(%j: index):
+      %v = sparse_pos.load %x[%i, %j] : !sparse_iter.buffer<2, f32>
+      %o = sparse_pos.load %y[%c0] : !sparse_iter.buffer<1, f32>
+      %s = arith.maximumf %o, %v : f32
+      sparse_pos.store %s, %y[%c0] : !sparse_iter.buffer<1, f32>
+    }
+  }
+  return
+}

@@ -67,3 +67,24 @@ func.func @wavefront(%n: index, %y: !sparse_iter.buffer<2, f32>) {
   }
   return
 }
+
+// -----
+
+// The same fold at stage II: both loops are reductions.
+func.func @ordered_fold(%x: !sparse_iter.buffer<2, f32>, %y: !sparse_iter.buffer<1, f32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  sparse_pos.for "b" reduction %c0 to %n {
+  ^bb0(%i: index):
+    sparse_pos.for "a" reduction %c0 to %n {
+    ^bb0(%j: index):
+      %two = arith.constant 2.0 : f32
+      %v = sparse_pos.load %x[%i, %j] : !sparse_iter.buffer<2, f32>
+      %o = sparse_pos.load %y[%c0] : !sparse_iter.buffer<1, f32>
+      %t = arith.mulf %o, %two : f32
+      %s = arith.addf %t, %v : f32
+      // expected-error@+1 {{sparse-pos-reorder: loops "b" and "a" are both reductions, and this store is not an update whose order does not matter}}
+      sparse_pos.store %s, %y[%c0] : !sparse_iter.buffer<1, f32>
+    }
+  }
+  return
+}

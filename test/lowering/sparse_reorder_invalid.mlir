@@ -56,3 +56,28 @@ func.func @wavefront(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %feat: ind
   }
   return
 }
+
+// -----
+
+// Y[0] = 2 Y[0] + X[i, j], in order over (i, j): a fold whose result
+// depends on the order of its terms; two reduction axes swapped reorder
+// them.
+func.func @ordered_fold(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %One = sparse_iter.dense_fixed %m
+  %X = sparse_iter.match_buffer %x [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%One] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I, %J] "RR" body {
+  ^bb0(%i: index, %j: index):
+    %c0 = arith.constant 0 : index
+    %two = arith.constant 2.0 : f32
+    %v = sparse_iter.load %X[%i, %j] : !sparse_iter.buffer<2, f32>
+    %o = sparse_iter.load %Y[%c0] : !sparse_iter.buffer<1, f32>
+    %t = arith.mulf %o, %two : f32
+    %s = arith.addf %t, %v : f32
+    // expected-error@+1 {{sparse-reorder: the order puts two reduction axes the other way round, and this store is not an update whose order does not matter}}
+    sparse_iter.store %s, %Y[%c0] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}

@@ -479,3 +479,34 @@ func.func @rewrite_to_itself(%a: memref<?xf32>, %m: index) {
       : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
   return
 }
+
+// -----
+
+// At module level an axis may name itself as its parent: a cycle, not a
+// tree (a position search over it walked the cycle forever).
+module {
+  %n = arith.constant 4 : index
+  %ip = memref.alloc(%n) : memref<?xi32>
+  // expected-error@+1 {{the chain of parent axes from this axis comes back to an axis already in it: axes must form a tree}}
+  %J = sparse_iter.sparse_variable %J, %ip, %ip length %n nnz %n sorted : memref<?xi32>, memref<?xi32>
+  %p, %f = sparse_pos.find %J[%n], %n
+}
+
+// -----
+
+// Two axes, each the other's parent.
+module {
+  %n = arith.constant 4 : index
+  %ip = memref.alloc(%n) : memref<?xi32>
+  // expected-error@+1 {{the chain of parent axes from this axis comes back to an axis already in it}}
+  %J = sparse_iter.sparse_variable %K, %ip, %ip length %n nnz %n sorted : memref<?xi32>, memref<?xi32>
+  %K = sparse_iter.sparse_variable %J, %ip, %ip length %n nnz %n sorted : memref<?xi32>, memref<?xi32>
+}
+
+// -----
+
+// A negative rank parses as 2^32 - 1.
+// expected-error@+1 {{a sparse buffer has at most 64 axes, got rank 4294967295}}
+func.func @negative_rank(%x: !sparse_iter.buffer<-1, f32>) {
+  return
+}

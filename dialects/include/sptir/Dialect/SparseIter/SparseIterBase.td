@@ -56,10 +56,11 @@ def SparseIter_BufferType : TypeDef<SparseIter_Dialect, "Buffer"> {
     `!sparse_iter.buffer<RANK, ELEMENT>` is a buffer composed of RANK axes
     whose non-zero values have type ELEMENT. It is accessed with RANK
     coordinates at stage I (`sparse_iter.load`) and RANK positions at
-    stage II (`sparse_pos.load`).
+    stage II (`sparse_pos.load`). RANK is at most 64.
   }];
   let parameters = (ins "unsigned":$rank, "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $rank `,` $elementType `>`";
+  let genVerifyDecl = 1;
 }
 
 def IdType : AnyTypeOf<[I32, I64], "32- or 64-bit signless integer">;
