@@ -387,10 +387,19 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     let bad = temp_file("bad.cfg", "format=coo\n");
     fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &bad]), "bad format in config line");
     // A configuration written by hand may say why.
-    let commented = temp_file("commented.cfg", "# ELL pads rows to the longest\n  # (indented too)\nformat=ell\n");
+    let commented = temp_file(
+        "commented.cfg",
+        "# ELL pads rows to the longest\n  # (indented too)\nformat=ell # after a value too\n",
+    );
     let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &commented, "--json"]);
     let stdout = String::from_utf8_lossy(&reused.stdout);
     assert!(stdout.contains("\"format\":\"ell\"") && stdout.contains("\"verified\":true"), "{stdout}");
+    // A key given twice would silently take the second value.
+    let twice = temp_file("twice-key.cfg", "format=csr\nformat=ell\n");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &twice]),
+        "config key 'format' is given twice",
+    );
     // An empty schedule schedules nothing, as on the command line.
     let empty = temp_file("empty.cfg", "stage1=\nschedule= , \n");
     let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &empty, "--json"]);

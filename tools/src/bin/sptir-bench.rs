@@ -657,8 +657,10 @@ fn apply_config(args: &mut Args, text: &str, feat: usize) -> Result<(), String> 
     let mut section: Option<usize> = None;
     let mut sections = Vec::new();
     let mut elsewhere = args.clone();
-    // Blank lines and `#` comments aside, each line is `key=value` or a header.
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')) {
+    let mut keys: Vec<(Option<usize>, String)> = Vec::new();
+    // `#` comments and blank lines aside, each line is `key=value` or a header.
+    let lines = text.lines().map(|l| l.split('#').next().unwrap_or_default());
+    for line in lines.filter(|l| !l.trim().is_empty()) {
         if let Some(header) = line.trim().strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
             let size = header.trim().strip_prefix("feat").and_then(|n| n.trim().parse::<usize>().ok());
             let size = size.ok_or_else(|| format!("bad config section '{line}': expected '[feat N]'"))?;
@@ -669,6 +671,15 @@ fn apply_config(args: &mut Args, text: &str, feat: usize) -> Result<(), String> 
             sections.push(size);
             continue;
         }
+        // A second value would silently win over the first.
+        let key = line.split_once('=').map(|(key, _)| key.trim().to_string()).unwrap_or_default();
+        if keys.contains(&(section, key.clone())) {
+            return Err(format!(
+                "config key '{key}' is given twice{}",
+                section.map_or(String::new(), |size| format!(" in [feat {size}]"))
+            ));
+        }
+        keys.push((section, key));
         let target = if section.is_none_or(|size| size == feat) { &mut *args } else { &mut elsewhere };
         apply_config_line(target, line)?;
     }
