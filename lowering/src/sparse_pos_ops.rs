@@ -390,6 +390,19 @@ fn separates<'c>(value: Value<'c, 'c>, position: Value<'c, 'c>, varying: &[Value
         .is_some_and(|(coefficient, spread)| coefficient != 0 && spread < coefficient.abs())
 }
 
+/// A value `value` never exceeds: its own where known, or for a minimum
+/// (a clamped split's `minui(F, left)`) the least of the known operands.
+fn at_most(value: Value<'_, '_>) -> Option<i64> {
+    if let Some(known) = crate::ir_query::evaluate_index(value) {
+        return Some(known);
+    }
+    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    if op_name(&owner) != "arith.minui" {
+        return None;
+    }
+    owner.operands().filter_map(crate::ir_query::evaluate_index).filter(|&v| v >= 0).min()
+}
+
 /// `value` as `coefficient * position + rest`, with how far `rest` spreads
 /// (its largest value minus its smallest) as the `varying` positions
 /// other than `position` take their values; none where that is unknown.
@@ -409,8 +422,9 @@ fn stride<'c>(
         let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
         let block = argument.owner();
         let owner = block.parent_operation()?;
-        let bound = |n: usize| owner.operand(n).ok().and_then(crate::ir_query::evaluate_index);
-        return Some((0, bound(1)?.checked_sub(bound(0)?)?.checked_sub(1)?.max(0)));
+        let lower = owner.operand(0).ok().and_then(crate::ir_query::evaluate_index)?;
+        let upper = owner.operand(1).ok().and_then(at_most)?;
+        return Some((0, upper.checked_sub(lower)?.checked_sub(1)?.max(0)));
     }
     let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
     let (x, y) = (detach(owner.operand(0).ok()?), detach(owner.operand(1).ok()?));

@@ -31,6 +31,12 @@ func.func @wavefront(%n: index, %y: !sparse_iter.buffer<2, f32>) {
   return
 }
 
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4 clamp=true},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x})' | FileCheck %s --check-prefix=CLAMPED
+
+// A clamped split's chunks: each chunk's rows are chunk * 4 plus an offset
+// below min(4, rows left), so chunks never share a row.
+// CLAMPED: sparse_pos.for "csrmm.0.o" spatial {{.*}} attributes {bind = "blockIdx.x"}
+
 // SHUFFLE: sparse_pos.for "sddmm.1.i" reduction {{.*}} attributes {bind = "threadIdx.x", shuffle}
 
 // CHECK: sparse_pos.for "csrmm.0" spatial {{.*}} attributes {bind = "blockIdx.x"}
