@@ -417,13 +417,7 @@ fn coordinate_block<'c>(context: &'c Context, location: Location<'c>, count: usi
 /// `copyN` with the first N that labels no iteration under `root`, so
 /// that a schedule names one copy (two sources, or a second run).
 fn fresh_copy_label(root: OperationRef<'_, '_>) -> String {
-    let mut taken = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if is_iteration(&op) {
-            taken.push(IterationInfo::read(unsafe { OperationRef::from_raw(op.to_raw()) }).label);
-        }
-        WalkResult::Advance
-    });
+    let taken = crate::sparse_iter_ops::iteration_labels(root);
     (0..).map(|n| format!("copy{n}")).find(|label| !taken.contains(label)).unwrap_or_default()
 }
 

@@ -25,6 +25,18 @@ pub fn find_iterations<'c: 'a, 'a>(root: OperationRef<'c, 'a>, label: &str) -> V
     found
 }
 
+/// The labels of the iterations under `root`, in order.
+pub fn iteration_labels(root: OperationRef<'_, '_>) -> Vec<String> {
+    let mut labels = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if is_iteration(&op) {
+            labels.extend(IterationInfo::label_of(&op));
+        }
+        WalkResult::Advance
+    });
+    labels
+}
+
 /// The iterations a stage I schedule named by `pass` acts on: those
 /// labelled by its `iteration` option; none is an error at `root`.
 pub fn scheduled_iterations<'c: 'a, 'a>(
@@ -44,15 +56,10 @@ pub fn named_iterations<'c: 'a, 'a>(
 ) -> Result<Vec<OperationRef<'c, 'a>>, crate::pass_registry::PassFailed> {
     let iterations = find_iterations(root, label);
     if iterations.is_empty() {
-        let mut labels = Vec::new();
-        root.walk(WalkOrder::PreOrder, |op| {
-            if is_iteration(&op) {
-                labels.extend(IterationInfo::label_of(&op));
-            }
-            WalkResult::Advance
-        });
-        let choices =
-            crate::ir_query::label_choices(labels, "there is none (stage I schedules run before lower-sparse-iter)");
+        let choices = crate::ir_query::label_choices(
+            iteration_labels(root),
+            "there is none (stage I schedules run before lower-sparse-iter)",
+        );
         return Err(crate::pass_registry::emit_error(
             root.location(),
             format!("{pass}: no sparse iteration labelled \"{label}\"{choices}"),

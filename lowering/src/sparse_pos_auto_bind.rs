@@ -19,7 +19,7 @@ use crate::ir_query::{
 };
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_bind::DIMENSIONS;
-use crate::sparse_pos_ops::{carried_conflict, loop_kind, LoopKind, FOR};
+use crate::sparse_pos_ops::{bound_loops, carried_conflict, find_store, loop_kind, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
@@ -122,20 +122,7 @@ fn only_loop_in<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>
 
 /// Whether a loop under `top` (itself included) is bound to `dimension`.
 fn binds(top: OperationRef<'_, '_>, dimension: &str) -> bool {
-    !bound_to(top, dimension).is_empty()
-}
-
-/// The loops under `top` (itself included) bound to `dimension`.
-fn bound_to<'c, 'a>(top: OperationRef<'c, 'a>, dimension: &str) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    top.walk(WalkOrder::PreOrder, |op| {
-        let bound = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
-        if bound.is_some_and(|b| b.value() == dimension) {
-            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    found
+    !bound_loops(top, |bound| bound == dimension).is_empty()
 }
 
 /// Whether two loops have the same bounds: threads of one block size.
@@ -172,15 +159,7 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 /// (`m[i] = m[i] + v`, floats or integers): the only updates that blocks
 /// running a reduction loop's positions at once can make atomically.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
-    let mut only = true;
-    top.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("sparse_pos.store") && accumulation(op).is_none() {
-            only = false;
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    only
+    find_store(top, |store| accumulation(store).is_none()).is_none()
 }
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
@@ -423,7 +402,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
 /// take it too, as the default schedule would have bound them together;
 /// otherwise each thread would repeat their stores.
 fn complete_thread_loops(context: &melior::Context, top: OperationRef<'_, '_>) {
-    let bound = bound_to(top, "threadIdx.x");
+    let bound = bound_loops(top, |dimension| dimension == "threadIdx.x");
     let Some(first) = bound.first().copied() else { return };
     for op in thread_loops(top, contains_loop) {
         // thread_loops leaves the bound loops out.

@@ -10,7 +10,7 @@
 //! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
 use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_pos_ops::{carried_conflict, loop_kind, loop_label, named_loops, LoopKind, FOR};
+use crate::sparse_pos_ops::{bound_loops, carried_conflict, loop_kind, loop_label, named_loops, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
@@ -94,7 +94,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-bind: positions of loop \"{label}\" pass data to each other, so they cannot run at once on {to}: at two of its positions, {} may touch one element, and one of them stores it", crate::ir_query::describe_pair((first, second))),
             ));
         }
-        for inside in bound_inside(op) {
+        for inside in bound_loops(op, |_| true).into_iter().filter(|&inside| inside != op) {
             if let Some(pair) = carried_conflict(inside, root) {
                 return Err(emit_error(
                     op.location(),
@@ -137,19 +137,4 @@ fn launch_root<'c, 'a>(op: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
         current = parent.parent_operation();
     }
     root
-}
-
-/// The loops inside `op` already bound.
-fn bound_inside<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-        if inner.to_raw().ptr != op.to_raw().ptr
-            && crate::ir_query::op_name(&inner) == FOR
-            && inner.has_attribute("bind")
-        {
-            found.push(unsafe { OperationRef::from_raw(inner.to_raw()) });
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    found
 }

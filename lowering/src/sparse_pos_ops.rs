@@ -280,6 +280,37 @@ pub fn two_loops<'c, 'a>(
     Ok((found(first)?, found(second)?))
 }
 
+/// The loops under `top` (itself included) bound to a dimension for which
+/// `wanted` holds.
+pub fn bound_loops<'c, 'a>(top: OperationRef<'c, 'a>, wanted: impl Fn(&str) -> bool) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    top.walk(WalkOrder::PreOrder, |op| {
+        let bound = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        if bound.is_some_and(|b| wanted(b.value())) {
+            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// The first `sparse_pos.store` under `op` for which `wanted` holds.
+pub fn find_store<'c>(
+    op: OperationRef<'c, '_>,
+    wanted: impl Fn(OperationRef<'c, 'c>) -> bool,
+) -> Option<OperationRef<'c, 'c>> {
+    let mut found = None;
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let inner = unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) };
+        if op_name(&inner) == "sparse_pos.store" && wanted(inner) {
+            found = Some(inner);
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
 /// Two accesses in `op`'s body to one buffer, one of them a store, that
 /// different positions of `op` may make to one element. The positions of
 /// the loops inside `op` vary with `op`'s, and so do those of the unbound

@@ -14,7 +14,9 @@ use crate::{
     ir_builder::move_until_terminator,
     ir_query::describe_pair,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{carried_conflict, loop_kind, loop_label, parent_loop, perfect_nest, two_loops, LoopKind},
+    sparse_pos_ops::{
+        carried_conflict, find_store, loop_kind, loop_label, parent_loop, perfect_nest, two_loops, LoopKind,
+    },
 };
 use melior::ir::{
     block::BlockLike,
@@ -91,16 +93,7 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
     }
     // Two reductions swapped visit an output's terms in another order.
     if loop_kind(outer) == LoopKind::Reduction && loop_kind(inner) == LoopKind::Reduction {
-        let mut unordered = None;
-        inner.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-            let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
-            if crate::ir_query::op_name(&op) == "sparse_pos.store" && !crate::ir_query::order_free_update(op) {
-                unordered = Some(op);
-                return melior::ir::operation::WalkResult::Interrupt;
-            }
-            melior::ir::operation::WalkResult::Advance
-        });
-        if let Some(store) = unordered {
+        if let Some(store) = find_store(inner, |store| !crate::ir_query::order_free_update(store)) {
             return Err(emit_error(
                 store.location(),
                 format!(
