@@ -6,6 +6,14 @@ use melior::ir::{
     Attribute, Type, Value, ValueLike,
 };
 
+/// The array under `buffer`, as an identity to compare: its
+/// `match_buffer`'s memref through any view, or the buffer itself where
+/// it has none (an `alloc_buffer`, an argument). Two buffers over one
+/// array alias whatever their axes.
+pub fn array(buffer: Value<'_, '_>) -> usize {
+    crate::ir_query::root_memref(BufferDef::read(buffer).and_then(|def| def.values).unwrap_or(buffer))
+}
+
 pub struct BufferDef<'c> {
     /// The value array of a `match_buffer`; `None` for `alloc_buffer`.
     pub values: Option<Value<'c, 'c>>,

@@ -346,7 +346,8 @@ pub fn order_free_update(store: OperationRef<'_, '_>) -> bool {
 }
 
 /// For `store combine(load m[i], v), m[i]` with `combine` one of
-/// `combines`, in either order: the load and `v`.
+/// `combines`, in either order, and `v` computed without reading m[i]:
+/// the load and `v`.
 fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
     let load_name = match op_name(&store).as_str() {
         "memref.store" => "memref.load",
@@ -367,11 +368,17 @@ fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(Operati
             .then_some(load)
     };
     let (a, b) = (crate::axis::detach(combined.operand(0).ok()?), crate::axis::detach(combined.operand(1).ok()?));
-    match (load_here(a), load_here(b)) {
-        (Some(load), _) => Some((load, b)),
-        (None, Some(load)) => Some((load, a)),
-        _ => None,
-    }
+    let (load, v) = match (load_here(a), load_here(b)) {
+        (Some(load), _) => (load, b),
+        (None, Some(load)) => (load, a),
+        _ => return None,
+    };
+    // `v` must not read the element itself: `Y + Y * w` combines Y with
+    // what Y held, not with a term of its own.
+    let reads_element = computed_through(v, |op| {
+        op_name(&op) == load_name && op.operands().map(crate::axis::detach).collect::<Vec<_>>() == place
+    });
+    (!reads_element).then_some((load, v))
 }
 
 /// arith's AtomicRMWKind values: `addf` is 0, `addi` 1, `maxs` 6.
@@ -629,20 +636,39 @@ pub fn computable_before(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool
 /// Whether `value` is computed from `base` (through the ops that define it
 /// in the same region, conservatively: any block argument is a leaf).
 pub fn depends_on<'c>(value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
-    if value == base {
-        return true;
-    }
-    let Ok(defined) = melior::ir::operation::OperationResult::try_from(value) else { return false };
-    let owner = defined.owner();
-    let mut found = owner.operands().any(|operand| depends_on(crate::axis::detach(operand), base));
-    owner.walk(WalkOrder::PreOrder, |inner| {
-        if inner.operands().any(|operand| operand == base) {
-            found = true;
-            return WalkResult::Interrupt;
+    value == base
+        || computed_through(value, |owner| {
+            let mut found = false;
+            owner.walk(WalkOrder::PreOrder, |inner| {
+                if inner.operands().any(|operand| operand == base) {
+                    found = true;
+                    return WalkResult::Interrupt;
+                }
+                WalkResult::Advance
+            });
+            found
+        })
+}
+
+/// Whether an op that computes `value`, directly or through its operands
+/// in the same region, is one `wanted` picks.
+pub fn computed_through<'c>(value: Value<'c, 'c>, mut wanted: impl FnMut(OperationRef<'c, 'c>) -> bool) -> bool {
+    // Each value once: a chain of `x + x` shares its operands, and walking
+    // every path through it doubles at each link.
+    let mut pending = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(value.to_raw().ptr) {
+            continue;
         }
-        WalkResult::Advance
-    });
-    found
+        let Ok(defined) = melior::ir::operation::OperationResult::try_from(value) else { continue };
+        let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
+        if wanted(owner) {
+            return true;
+        }
+        pending.extend(owner.operands().map(crate::axis::detach));
+    }
+    false
 }
 
 /// The end of a "no ... labelled L" diagnostic: the labels that there are,

@@ -712,7 +712,9 @@ fn guardable_accumulation<'c>(store: OperationRef<'c, 'c>) -> Option<(OperationR
     if !same_block(&load) || !same_block(&add) || !single_use(&load) || !single_use(&add) {
         return None;
     }
-    let buffer = detach(store.operand(1).ok()?);
+    // A store through another buffer over the same array may write the
+    // element too.
+    let array = crate::buffer::array(detach(store.operand(1).ok()?));
     let mut next = load.next_in_block();
     while let Some(op) = next {
         if op.to_raw().ptr == store.to_raw().ptr {
@@ -724,7 +726,8 @@ fn guardable_accumulation<'c>(store: OperationRef<'c, 'c>) -> Option<(OperationR
             let name = inner.name();
             let name = name.as_string_ref().as_str().unwrap_or_default();
             writes |= name == "sparse_iter.iterate"
-                || (name == "sparse_iter.store" && inner.operand(1).is_ok_and(|b| detach(b) == buffer));
+                || (name == "sparse_iter.store"
+                    && inner.operand(1).is_ok_and(|b| crate::buffer::array(detach(b)) == array));
             if writes {
                 WalkResult::Interrupt
             } else {

@@ -10,7 +10,9 @@
 //! updates are not sums, and a loop whose positions may touch one element
 //! where one of them stores (a triangular solve reading earlier rows'
 //! results), stay sequential and the loops inside them are scheduled
-//! instead. Loops already bound are left alone, so this
+//! instead; where such a loop's host part would need GPU memory (its
+//! inner loops' bounds read from indptr), the whole nest runs as one
+//! thread. Loops already bound are left alone, so this
 //! completes a partial hand schedule. Correct for any stage II program;
 //! fast only where the threads have work; hand schedules do better.
 
@@ -19,7 +21,7 @@ use crate::ir_query::{
 };
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_bind::DIMENSIONS;
-use crate::sparse_pos_ops::{bound_loops, carried_conflict, find_store, loop_kind, LoopKind, FOR};
+use crate::sparse_pos_ops::{bound_loops, carried_conflict, find_store, loop_kind, one_thread_mark, LoopKind, FOR};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
@@ -40,13 +42,6 @@ pub const PASS: PassDef = PassDef {
 
 fn is_loop(op: &OperationRef<'_, '_>) -> bool {
     op.name().as_string_ref().as_str() == Ok(FOR)
-}
-
-/// Whether a loop is marked to become vector lanes or copies of its body
-/// in a thread (`sparse-pos-vectorize`, `sparse-pos-unroll`): it is part of
-/// one thread's work, never threads itself.
-fn marked_for_one_thread(op: &OperationRef<'_, '_>) -> bool {
-    op.has_attribute("vectorize") || op.has_attribute("unroll")
 }
 
 /// Whether `op` reads or writes a buffer in scope "local" allocated
@@ -76,7 +71,7 @@ fn contains_loop(op: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     op.walk(WalkOrder::PreOrder, |inner| {
         let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
-        if inner.to_raw().ptr != op.to_raw().ptr && is_loop(&inner) && !marked_for_one_thread(&inner) {
+        if inner.to_raw().ptr != op.to_raw().ptr && is_loop(&inner) && one_thread_mark(inner).is_none() {
             found = true;
             return WalkResult::Interrupt;
         }
@@ -163,6 +158,7 @@ fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
 }
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let hand_bound: Vec<_> = bound_loops(root, |_| true).into_iter().map(|op| op.to_raw().ptr).collect();
     for top in outermost(root, is_loop) {
         schedule(top);
     }
@@ -170,8 +166,76 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context = unsafe { context_ref.to_ref() };
     for function in outermost(root, |op| op.name().as_string_ref().as_str() == Ok("func.func")) {
         launch_host_code(context, function);
+        // Host code that needs GPU memory (a sequential loop's bounds read
+        // from indptr, a store whose run defines what follows) cannot stay
+        // on the host: the nest it is in runs as one thread instead. A hand
+        // schedule is the user's to change.
+        let mut fallen_back = false;
+        for op in top_level_ops(function) {
+            let hand = bound_loops(op, |_| true).iter().any(|inner| hand_bound.contains(&inner.to_raw().ptr));
+            if !op.has_attribute("bind") && holds_binding(op) && !hand && host_needs_memory(op) {
+                unbind_all(op);
+                fallen_back = true;
+            }
+        }
+        if fallen_back {
+            launch_host_code(context, function);
+        }
     }
     Ok(())
+}
+
+/// The ops of the blocks of `function`'s body.
+fn top_level_ops<'c, 'a>(function: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    for region in function.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            block = current.next_in_region();
+            let mut next = current.first_operation();
+            while let Some(op) = next {
+                next = op.next_in_block();
+                ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+            }
+        }
+    }
+    ops
+}
+
+/// Whether code in `top` outside every bound loop stores to a buffer, or
+/// does anything but compute and read with a value read from one: the
+/// host can do neither with GPU memory. A read whose value only bound
+/// loops use is fine: their launch reads it again itself.
+fn host_needs_memory(top: OperationRef<'_, '_>) -> bool {
+    const READS: [&str; 4] = ["sparse_pos.load", "sparse_pos.find", "sparse_pos.parent_position", "memref.load"];
+    let reads = |op: OperationRef| READS.contains(&op.name().as_string_ref().as_str().unwrap_or_default());
+    let mut found = false;
+    top.walk(WalkOrder::PreOrder, |inner| {
+        let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        if inner.has_attribute("bind") {
+            return WalkResult::Skip;
+        }
+        let name = inner.name().as_string_ref().as_str().unwrap_or_default().to_string();
+        let computes = inner.region_count() == 0
+            && (name.starts_with("arith.") || name.starts_with("index.") || name.starts_with("math.") || reads(inner));
+        found = matches!(name.as_str(), "sparse_pos.store" | "memref.store")
+            || (!computes && inner.operands().any(|v| crate::ir_query::computed_through(v, reads)));
+        if found {
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Takes the bindings (and their atomic writes) off every loop in `op`.
+fn unbind_all(op: OperationRef<'_, '_>) {
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let mut inner = unsafe { OperationRefMut::from_raw(inner.to_raw()) };
+        inner.remove_attribute("bind").ok();
+        inner.remove_attribute("atomic").ok();
+        WalkResult::Advance
+    });
 }
 
 /// Wraps the serial runs of `op`'s blocks, and of the blocks of the host
@@ -426,7 +490,7 @@ fn thread_loops<'c, 'a>(
         let candidate = is_loop(&op)
             && op.to_raw().ptr != top.to_raw().ptr
             && !op.has_attribute("bind")
-            && !marked_for_one_thread(&op)
+            && one_thread_mark(op).is_none()
             && loop_kind(op) == LoopKind::Spatial
             && !excluded(op)
             && !uses_outer_local_buffer(op)
@@ -446,7 +510,7 @@ fn contains_spatial_loop(op: OperationRef<'_, '_>) -> bool {
         let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
         if inner.to_raw().ptr != op.to_raw().ptr
             && is_loop(&inner)
-            && !marked_for_one_thread(&inner)
+            && one_thread_mark(inner).is_none()
             && loop_kind(inner) == LoopKind::Spatial
         {
             found = true;

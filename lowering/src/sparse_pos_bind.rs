@@ -10,7 +10,9 @@
 //! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
 use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
-use crate::sparse_pos_ops::{bound_loops, carried_conflict, loop_kind, loop_label, named_loops, LoopKind, FOR};
+use crate::sparse_pos_ops::{
+    bound_loops, carried_conflict, loop_kind, loop_label, named_loops, one_thread_mark, LoopKind, FOR,
+};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
@@ -84,6 +86,17 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-bind: loop \"{label}\" is not a reduction; shuffle=true adds the lanes' sums of one output"),
             ));
         }
+        if op.has_attribute("bind") {
+            return Err(emit_error(op.location(), format!("sparse-pos-bind: loop \"{label}\" is already bound")));
+        }
+        // A bound loop becomes one position a thread: nothing would be
+        // left to vectorize or unroll (the two refuse bound loops, too).
+        if let Some(mark) = one_thread_mark(op) {
+            return Err(emit_error(
+                op.location(),
+                format!("sparse-pos-bind: loop \"{label}\" is marked to {mark}; bind a loop around it instead (split it first with sparse-pos-split)"),
+            ));
+        }
         // The loops bound around `op` and the loops between run in
         // `op`'s launch, so their positions vary too; loops bound inside
         // `op` now run in the same launch as the loops around it.
@@ -94,6 +107,16 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-bind: positions of loop \"{label}\" pass data to each other, so they cannot run at once on {to}: at two of its positions, {} may touch one element, and one of them stores it", crate::ir_query::describe_pair((first, second))),
             ));
         }
+        let mut marked = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+        marked.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
+        if atomic {
+            marked.set_discardable_attribute("atomic", Attribute::unit(context));
+        }
+        if shuffle {
+            marked.set_discardable_attribute(SHUFFLE_LOOP, Attribute::unit(context));
+        }
+        // Bound now, `op` answers for its own positions (the check above),
+        // as it does in a bound loop's own check when it was bound first.
         for inside in bound_loops(op, |_| true).into_iter().filter(|&inside| inside != op) {
             if let Some(pair) = carried_conflict(inside, root) {
                 return Err(emit_error(
@@ -101,25 +124,6 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                     format!("sparse-pos-bind: binding loop \"{label}\" puts loop \"{}\", bound inside it, in one launch with it, where positions of \"{}\" at different positions of \"{label}\" pass data to each other: {} may touch one element, and one of them stores it", loop_label(inside), loop_label(inside), crate::ir_query::describe_pair(pair)),
                 ));
             }
-        }
-        if op.has_attribute("bind") {
-            return Err(emit_error(op.location(), format!("sparse-pos-bind: loop \"{label}\" is already bound")));
-        }
-        // A bound loop becomes one position a thread: nothing would be
-        // left to vectorize or unroll (the two refuse bound loops, too).
-        if let Some(mark) = ["vectorize", "unroll"].into_iter().find(|&mark| op.has_attribute(mark)) {
-            return Err(emit_error(
-                op.location(),
-                format!("sparse-pos-bind: loop \"{label}\" is marked to {mark}; bind a loop around it instead (split it first with sparse-pos-split)"),
-            ));
-        }
-        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-        op.set_discardable_attribute("bind", StringAttribute::new(context, to).into());
-        if atomic {
-            op.set_discardable_attribute("atomic", Attribute::unit(context));
-        }
-        if shuffle {
-            op.set_discardable_attribute(SHUFFLE_LOOP, Attribute::unit(context));
         }
     }
     Ok(())

@@ -220,12 +220,12 @@ fn entry_anchor<'c>(function: OperationRef<'c, 'c>) -> Option<OperationRef<'c, '
 
 /// The memrefs (behind their sparse buffers) that some op in `function`
 /// stores to or hands to something that might.
-fn written_memrefs<'c>(function: OperationRef<'c, 'c>) -> Vec<Value<'c, 'c>> {
+fn written_memrefs<'c>(function: OperationRef<'c, 'c>) -> Vec<usize> {
     let mut written = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
-            "sparse_pos.store" => written.extend(op.operand(1).ok().and_then(storage).map(detach)),
+            "sparse_pos.store" => written.extend(op.operand(1).ok().map(|buffer| crate::buffer::array(detach(buffer)))),
             "sparse_pos.load"
             | "sparse_iter.match_buffer"
             | "sparse_iter.sparse_variable"
@@ -233,21 +233,16 @@ fn written_memrefs<'c>(function: OperationRef<'c, 'c>) -> Vec<Value<'c, 'c>> {
             | "sparse_iter.sparse_fixed"
             | "memref.load"
             | "memref.dim" => {}
-            _ => written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(detach)),
+            _ => written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(crate::ir_query::root_memref)),
         }
         WalkResult::Advance
     });
     written
 }
 
-/// The memref a sparse buffer views (`None` for an allocated buffer).
-fn storage<'c>(buffer: Value<'c, '_>) -> Option<Value<'c, 'c>> {
-    BufferDef::read(buffer)?.values
-}
-
 /// The cacheable loads under `op`, those with equal buffer, indices and
 /// guards together.
-fn reads<'c>(op: OperationRef<'c, 'c>, position: Value<'c, 'c>, written: &[Value<'c, 'c>]) -> Vec<Read<'c>> {
+fn reads<'c>(op: OperationRef<'c, 'c>, position: Value<'c, 'c>, written: &[usize]) -> Vec<Read<'c>> {
     let mut loads = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
         if inner.name().as_string_ref().as_str() == Ok("sparse_pos.load") {
@@ -258,7 +253,9 @@ fn reads<'c>(op: OperationRef<'c, 'c>, position: Value<'c, 'c>, written: &[Value
     let mut reads: Vec<Read<'c>> = Vec::new();
     for load in loads {
         let Some(buffer) = load.operand(0).ok().map(detach) else { continue };
-        if storage(buffer).is_none_or(|memref| written.contains(&memref)) {
+        // An allocated buffer holds what the kernel wrote.
+        let allocated = BufferDef::read(buffer).is_none_or(|def| def.values.is_none());
+        if allocated || written.contains(&crate::buffer::array(buffer)) {
             continue;
         }
         let indices: Vec<Value<'c, 'c>> = load.operands().skip(1).map(detach).collect();

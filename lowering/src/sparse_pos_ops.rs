@@ -14,7 +14,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::IntegerType,
-        RegionLike, Value,
+        RegionLike, Value, ValueLike,
     },
     Context,
 };
@@ -154,6 +154,14 @@ pub fn replace_loop<'c>(
 pub fn constant_trip(op: OperationRef<'_, '_>) -> Option<i64> {
     let bound = |n| op.operand(n).ok().and_then(crate::ir_query::evaluate_index);
     Some(bound(1)? - bound(0)?)
+}
+
+/// The mark (`vectorize`, `unroll`) that makes `op` one thread's work,
+/// its positions a vector's lanes or copies of its body: a schedule
+/// that changes the loop's shape or binds it would leave the mark
+/// meaning something else.
+pub fn one_thread_mark(op: OperationRef<'_, '_>) -> Option<&'static str> {
+    ["vectorize", "unroll"].into_iter().find(|&mark| op.has_attribute(mark))
 }
 
 pub fn loop_kind(op: OperationRef<'_, '_>) -> LoopKind {
@@ -333,6 +341,10 @@ pub fn find_store<'c>(
 /// changes what a load reads (a triangular solve's `x[j]`, written at an
 /// earlier row) or which store lands last. A buffer allocated inside the
 /// loop is each position's own.
+///
+/// A spatial loop of more than one position conflicts with itself at a
+/// store whose coordinates none depend on its position (`Y[0] = X[i]`
+/// under an "S" axis): its kind promised what the store breaks.
 pub fn carried_conflict<'c>(
     op: OperationRef<'c, '_>,
     root: OperationRef<'_, '_>,
@@ -371,6 +383,18 @@ pub fn carried_conflict<'c>(
         }
         WalkResult::Advance
     });
+    // A spatial kind is trusted where a store's coordinates follow the
+    // position in ways no test here can see through (a hyb bucket's row
+    // ids); a store none of whose coordinates follows it at all writes
+    // one element at every position.
+    if loop_kind(op) == LoopKind::Spatial && constant_trip(op).is_none_or(|trip| trip > 1) {
+        let fixed_store = accesses
+            .iter()
+            .find(|(_, _, at, stores)| *stores && at.iter().all(|&x| !crate::ir_query::depends_on(x, position)));
+        if let Some(&(store, ..)) = fixed_store {
+            return Some((store, store));
+        }
+    }
     let never_equal = |x: Value<'c, 'c>, y: Value<'c, 'c>| {
         let ((x_terms, x_offset), (y_terms, y_offset)) =
             (crate::ir_query::offset_form(x), crate::ir_query::offset_form(y));
@@ -379,7 +403,7 @@ pub fn carried_conflict<'c>(
     for (index, (a, buffer, at, a_stores)) in accesses.iter().enumerate() {
         for (b, other, bt, b_stores) in &accesses[index + 1..] {
             let related = *a_stores || *b_stores;
-            if !related || storage(*buffer) != storage(*other) {
+            if !related || crate::buffer::array(*buffer) != crate::buffer::array(*other) {
                 continue;
             }
             // Two buffers over one array (an `x` read over one axis and
@@ -387,20 +411,27 @@ pub fn carried_conflict<'c>(
             if !same_axes(*buffer, *other) {
                 return Some((*a, *b));
             }
+            // Where the other axes' coordinates are the same values, two
+            // positions that touch one element agree on them, and on all
+            // they determine (a fused loop's row, and the row's start in
+            // `f - indptr[row]`).
             let apart = at == bt
-                || at.iter().zip(bt).any(|(&x, &y)| (x == y && separates(x, position, &varying)) || never_equal(x, y));
+                || at.iter().zip(bt).enumerate().any(|(axis, (&x, &y))| {
+                    let keys = || {
+                        at.iter()
+                            .zip(bt)
+                            .enumerate()
+                            .filter(|&(other, (u, v))| other != axis && u == v)
+                            .map(|(_, (&u, _))| u)
+                    };
+                    (x == y && separates(x, position, &varying, &keys().collect::<Vec<_>>())) || never_equal(x, y)
+                });
             if !apart {
                 return Some((*a, *b));
             }
         }
     }
     None
-}
-
-/// The array under `buffer`: its `match_buffer`'s, through any view; the
-/// buffer itself where it has none (an `alloc_buffer`, an argument).
-fn storage(buffer: Value<'_, '_>) -> usize {
-    crate::ir_query::root_memref(crate::buffer::BufferDef::read(buffer).and_then(|def| def.values).unwrap_or(buffer))
 }
 
 /// Whether two buffers over one array place each coordinate at the same
@@ -416,9 +447,37 @@ fn same_axes(buffer: Value<'_, '_>, other: Value<'_, '_>) -> bool {
 /// other `varying` positions are: it is the position times a non-zero
 /// constant plus what spreads over less than that constant (a split
 /// loop's row `o * 4 + i`, with `i` in `0..4`, tells the `o` apart).
-fn separates<'c>(value: Value<'c, 'c>, position: Value<'c, 'c>, varying: &[Value<'c, 'c>]) -> bool {
-    stride(value, position, varying, 0)
+/// What `keys` and values that do not vary determine counts as fixed.
+fn separates<'c>(
+    value: Value<'c, 'c>,
+    position: Value<'c, 'c>,
+    varying: &[Value<'c, 'c>],
+    keys: &[Value<'c, 'c>],
+) -> bool {
+    stride(value, position, varying, keys, 0)
         .is_some_and(|(coefficient, spread)| coefficient != 0 && spread < coefficient.abs())
+}
+
+/// Whether `value` is computed from `keys` and values that no `varying`
+/// position changes, by ops without regions.
+fn determined_by<'c>(value: Value<'c, 'c>, keys: &[Value<'c, 'c>], varying: &[Value<'c, 'c>]) -> bool {
+    let mut pending = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if keys.contains(&value) || !seen.insert(value.to_raw().ptr) {
+            continue;
+        }
+        if varying.iter().all(|&p| !crate::ir_query::depends_on(value, p)) {
+            continue;
+        }
+        match melior::ir::operation::OperationResult::try_from(value) {
+            Ok(result) if result.owner().region_count() == 0 => {
+                pending.extend(result.owner().operands().map(detach));
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// A value `value` never exceeds: its own where known, or for a minimum
@@ -441,12 +500,13 @@ fn stride<'c>(
     value: Value<'c, 'c>,
     position: Value<'c, 'c>,
     varying: &[Value<'c, 'c>],
+    keys: &[Value<'c, 'c>],
     depth: usize,
 ) -> Option<(i64, i64)> {
     if value == position {
         return Some((1, 0));
     }
-    if varying.iter().all(|&p| !crate::ir_query::depends_on(value, p)) {
+    if determined_by(value, keys, varying) {
         return Some((0, 0));
     }
     if varying.contains(&value) {
@@ -459,7 +519,7 @@ fn stride<'c>(
     }
     let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
     let (x, y) = (detach(owner.operand(0).ok()?), detach(owner.operand(1).ok()?));
-    let inner = |v| if depth < 16 { stride(v, position, varying, depth + 1) } else { None };
+    let inner = |v| if depth < 16 { stride(v, position, varying, keys, depth + 1) } else { None };
     match op_name(&owner).as_str() {
         "arith.addi" | "arith.subi" => {
             let ((cx, wx), (cy, wy)) = (inner(x)?, inner(y)?);

@@ -15,7 +15,8 @@ use crate::{
     ir_query::describe_pair,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{
-        carried_conflict, find_store, loop_kind, loop_label, parent_loop, perfect_nest, two_loops, LoopKind,
+        carried_conflict, find_store, loop_kind, loop_label, one_thread_mark, parent_loop, perfect_nest, two_loops,
+        LoopKind,
     },
 };
 use melior::ir::{
@@ -72,6 +73,15 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
             return Err(emit_error(
                 op.location(),
                 format!("sparse-pos-reorder: loop \"{}\" is already bound; reorder before binding", loop_label(op)),
+            ));
+        }
+        if let Some(mark) = one_thread_mark(op) {
+            return Err(emit_error(
+                op.location(),
+                format!(
+                    "sparse-pos-reorder: loop \"{}\" is marked to {mark}; reorder before marking it",
+                    loop_label(op)
+                ),
             ));
         }
     }

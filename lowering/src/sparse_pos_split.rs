@@ -87,6 +87,12 @@ pub fn split<'c>(
             format!("sparse-pos-split: loop \"{label}\" is already bound; split before binding"),
         ));
     }
+    if let Some(mark) = crate::sparse_pos_ops::one_thread_mark(op) {
+        return Err(emit_error(
+            location,
+            format!("sparse-pos-split: loop \"{label}\" is marked to {mark}; split before marking it"),
+        ));
+    }
     let builder =
         Builder::before(context, op).ok_or_else(|| emit_error(location, "loop is not in a block"))?.at(location);
     let (lower, upper) = (

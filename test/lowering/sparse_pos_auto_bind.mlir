@@ -10,6 +10,8 @@
 // RUN: sptir-opt %S/Inputs/aliased_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=ALIASED
 // RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=STEPS
 // RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=STEPLAUNCH
+// RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=FUSEDTTM
+// RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},sptir-to-gpu)' -o /dev/null
 
 // A hand schedule bound a split's inner rows to blockIdx.x: the outer
 // ones take the next block dimension.
@@ -47,6 +49,14 @@
 //      STEPS: sparse_pos.for "prop.1.i" spatial {{.*}} {bind = "threadIdx.x"}
 // STEPLAUNCH: scf.for
 // STEPLAUNCH:   gpu.launch blocks
+
+// CSF TTM with a slice's fibres fused into one loop over all fibres: fibre
+// f writes Y[row(f), f - indptr[row(f)], :], which the row and f tell
+// apart together, so the fused loop goes to blocks.
+// FUSEDTTM: sparse_pos.for "ttm.0" spatial {{.*}} {bind = "blockIdx.x"}
+// FUSEDTTM:   sparse_pos.for "ttm.init.1" spatial {{.*}} {bind = "threadIdx.x"}
+// FUSEDTTM:   sparse_pos.for "ttm.1" reduction
+// FUSEDTTM:     sparse_pos.for "ttm.2" spatial {{.*}} {bind = "threadIdx.x"}
 
 // A hand schedule that binds only the feature loop to threadIdx.x: the
 // init nest's feature loop, of the same bounds, takes the same threads.
@@ -388,6 +398,217 @@ func.func @rotate_through_local(%x: memref<?xf32>, %y: memref<?xf32>, %m: index,
     sparse_iter.store %v, %T[%k] : !sparse_iter.buffer<1, f32>
     %t = sparse_iter.load %T[%k] : !sparse_iter.buffer<1, f32>
     sparse_iter.store %t, %Y[%i, %k] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
+
+// -----
+
+// A spatial axis whose store stays at one element at every position
+// (a sum kept in Y[0], a row's last value in Y[i]) runs its positions in
+// turn: the kind promised distinct elements, the store did not keep it.
+// CHECK-LABEL: func.func @sum_into_one
+//       CHECK:   sparse_pos.for "serial" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "total.0" spatial
+//   CHECK-NOT:     bind
+//       CHECK:   return
+func.func @sum_into_one(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "total" [%I] "S" body {
+  ^bb0(%i: index):
+    %c0 = arith.constant 0 : index
+    %acc = sparse_iter.load %Y[%c0] : !sparse_iter.buffer<1, f32>
+    %v = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
+    %s = arith.addf %acc, %v : f32
+    sparse_iter.store %s, %Y[%c0] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+// CHECK-LABEL: func.func @last_of_row
+//       CHECK:   sparse_pos.for "last.0.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "last.0.i" spatial {{.*}} {bind = "threadIdx.x"}
+//       CHECK:       sparse_pos.for "last.1" spatial
+//   CHECK-NOT:       bind
+//       CHECK:   return
+func.func @last_of_row(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "last" [%I, %J] "SS" body {
+  ^bb0(%i: index, %j: index):
+    %v = sparse_iter.load %X[%i, %j] : !sparse_iter.buffer<2, f32>
+    sparse_iter.store %v, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// Y[k] + Y[k] * W[q, k] is no sum of terms into Y[k] (the term reads Y
+// itself): the steps over q stay in turn, on the host, with each step's
+// features over blocks and threads, instead of atomic adds that could
+// not add it.
+// CHECK-LABEL: func.func @compound_growth
+//       CHECK:   sparse_pos.for "growth.0" reduction
+//   CHECK-NOT:   atomic
+//       CHECK:     sparse_pos.for "growth.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+func.func @compound_growth(%w: memref<?xf32>, %y: memref<?xf32>, %r: index, %f: index) {
+  %R = sparse_iter.dense_fixed %r
+  %F = sparse_iter.dense_fixed %f
+  %W = sparse_iter.match_buffer %w [%R, %F] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%F] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "growth" [%R, %F] "RS" body {
+  ^bb0(%q: index, %k: index):
+    %acc = sparse_iter.load %Y[%k] : !sparse_iter.buffer<1, f32>
+    %wv = sparse_iter.load %W[%q, %k] : !sparse_iter.buffer<2, f32>
+    %p = arith.mulf %acc, %wv : f32
+    %s = arith.addf %acc, %p : f32
+    sparse_iter.store %s, %Y[%k] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// A coordinate computed through 48 doublings that share their operands
+// is checked in time linear in the chain (each value once), not one walk
+// per path: 2^48 of them. It never follows the position: one thread.
+// CHECK-LABEL: func.func @doubling_chain
+//       CHECK:   sparse_pos.for "serial" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "chain.0" spatial
+//   CHECK-NOT:     bind
+//       CHECK:   return
+func.func @doubling_chain(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %I = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "chain" [%I] "S" body {
+  ^bb0(%i: index):
+    %d0 = arith.addi %n, %n : index
+    %d1 = arith.addi %d0, %d0 : index
+    %d2 = arith.addi %d1, %d1 : index
+    %d3 = arith.addi %d2, %d2 : index
+    %d4 = arith.addi %d3, %d3 : index
+    %d5 = arith.addi %d4, %d4 : index
+    %d6 = arith.addi %d5, %d5 : index
+    %d7 = arith.addi %d6, %d6 : index
+    %d8 = arith.addi %d7, %d7 : index
+    %d9 = arith.addi %d8, %d8 : index
+    %d10 = arith.addi %d9, %d9 : index
+    %d11 = arith.addi %d10, %d10 : index
+    %d12 = arith.addi %d11, %d11 : index
+    %d13 = arith.addi %d12, %d12 : index
+    %d14 = arith.addi %d13, %d13 : index
+    %d15 = arith.addi %d14, %d14 : index
+    %d16 = arith.addi %d15, %d15 : index
+    %d17 = arith.addi %d16, %d16 : index
+    %d18 = arith.addi %d17, %d17 : index
+    %d19 = arith.addi %d18, %d18 : index
+    %d20 = arith.addi %d19, %d19 : index
+    %d21 = arith.addi %d20, %d20 : index
+    %d22 = arith.addi %d21, %d21 : index
+    %d23 = arith.addi %d22, %d22 : index
+    %d24 = arith.addi %d23, %d23 : index
+    %d25 = arith.addi %d24, %d24 : index
+    %d26 = arith.addi %d25, %d25 : index
+    %d27 = arith.addi %d26, %d26 : index
+    %d28 = arith.addi %d27, %d27 : index
+    %d29 = arith.addi %d28, %d28 : index
+    %d30 = arith.addi %d29, %d29 : index
+    %d31 = arith.addi %d30, %d30 : index
+    %d32 = arith.addi %d31, %d31 : index
+    %d33 = arith.addi %d32, %d32 : index
+    %d34 = arith.addi %d33, %d33 : index
+    %d35 = arith.addi %d34, %d34 : index
+    %d36 = arith.addi %d35, %d35 : index
+    %d37 = arith.addi %d36, %d36 : index
+    %d38 = arith.addi %d37, %d37 : index
+    %d39 = arith.addi %d38, %d38 : index
+    %d40 = arith.addi %d39, %d39 : index
+    %d41 = arith.addi %d40, %d40 : index
+    %d42 = arith.addi %d41, %d41 : index
+    %d43 = arith.addi %d42, %d42 : index
+    %d44 = arith.addi %d43, %d43 : index
+    %d45 = arith.addi %d44, %d44 : index
+    %d46 = arith.addi %d45, %d45 : index
+    %d47 = arith.addi %d46, %d46 : index
+    %d48 = arith.addi %d47, %d47 : index
+    %k = arith.remui %d48, %n : index
+    %v = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %v, %Y[%k] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// The maximum over rows and their non-zeros stays sequential, and its
+// inner loop's bounds are read from indptr: the host cannot read them
+// from GPU memory, so the whole nest runs as one thread (its feature
+// loop, split for blocks first, unbound again).
+// CHECK-LABEL: func.func @column_maxima
+//       CHECK:   sparse_pos.for "init.0.o" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:   sparse_pos.for "serial" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "cm.0" reduction
+//   CHECK-NOT:     bind
+//       CHECK:   return
+func.func @column_maxima(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %b: memref<?xf32>,
+                         %c: memref<?xf32>, %m: index, %n: index, %nnz: index, %feat: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %Jd = sparse_iter.dense_fixed %n
+  %K = sparse_iter.dense_fixed %feat
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %B = sparse_iter.match_buffer %b [%Jd, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %C = sparse_iter.match_buffer %c [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "init" [%K] "S" body {
+  ^bb0(%k: index):
+    %ninf = arith.constant 0xFF800000 : f32
+    sparse_iter.store %ninf, %C[%k] : !sparse_iter.buffer<1, f32>
+  }
+  sparse_iter.iterate "cm" [%I, %J, %K] "RRS" body {
+  ^bb0(%i: index, %j: index, %k: index):
+    %acc = sparse_iter.load %C[%k] : !sparse_iter.buffer<1, f32>
+    %av = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %bv = sparse_iter.load %B[%j, %k] : !sparse_iter.buffer<2, f32>
+    %p = arith.mulf %av, %bv : f32
+    %s = arith.maximumf %acc, %p : f32
+    sparse_iter.store %s, %C[%k] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// A running sum over rows, Q[i] = Q[i - 1] + sum_j A[i, j]: the rows stay
+// in turn, and each row's init reads and writes Q and its non-zeros'
+// bounds come from indptr: one thread runs it all.
+// CHECK-LABEL: func.func @running_row_sums
+//       CHECK:   sparse_pos.for "serial" spatial {{.*}} {bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "prefix.0" spatial
+//   CHECK-NOT:     bind
+//       CHECK:   return
+func.func @running_row_sums(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
+                            %q: memref<?xf32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Q = sparse_iter.match_buffer %q [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "prefix" [%I, %J] "SR" init {
+  ^bb0(%i: index):
+    %c1 = arith.constant 1 : index
+    %im = arith.subi %i, %c1 : index
+    %prev = sparse_iter.load %Q[%im] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %prev, %Q[%i] : !sparse_iter.buffer<1, f32>
+  } body {
+  ^bb0(%i: index, %j: index):
+    %acc = sparse_iter.load %Q[%i] : !sparse_iter.buffer<1, f32>
+    %av = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %s = arith.addf %acc, %av : f32
+    sparse_iter.store %s, %Q[%i] : !sparse_iter.buffer<1, f32>
   }
   return
 }

@@ -37,6 +37,14 @@ func.func @wavefront(%n: index, %y: !sparse_iter.buffer<2, f32>) {
 // below min(4, rows left), so chunks never share a row.
 // CLAMPED: sparse_pos.for "csrmm.0.o" spatial {{.*}} attributes {bind = "blockIdx.x"}
 
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x})' | FileCheck %s --check-prefix=INNERFIRST
+
+// The rows of a split bound inner part first: binding the chunks rechecks
+// the row loop with the chunks bound (row chunk * 4 + offset), as binding
+// them first would have checked it.
+// INNERFIRST: sparse_pos.for "csrmm.0.o" spatial {{.*}} attributes {bind = "blockIdx.x"}
+// INNERFIRST: sparse_pos.for "csrmm.0.i" spatial {{.*}} attributes {bind = "threadIdx.y"}
+
 // SHUFFLE: sparse_pos.for "sddmm.1.i" reduction {{.*}} attributes {bind = "threadIdx.x", shuffle}
 
 // CHECK: sparse_pos.for "csrmm.0" spatial {{.*}} attributes {bind = "blockIdx.x"}

@@ -1,4 +1,9 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(sparse-pos-reorder{loops=a,b})'
+// RUN: not sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-unroll{loop=cscmm.2.i},sparse-pos-reorder{loops=cscmm.2.i,cscmm.2.o})' 2>&1 | FileCheck %s --check-prefix=MARKED
+
+// An unrolled loop's copies sit in its thread's innermost body: moved out,
+// they would hold the loop that was around them.
+// MARKED: csc_spmm.mlir:27:3: error: sparse-pos-reorder: loop "cscmm.2.i" is marked to unroll; reorder before marking it
 
 func.func @not_perfect(%n: index, %out: !sparse_iter.buffer<1, f32>) {
   %c0 = arith.constant 0 : index

@@ -4,6 +4,7 @@
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=nope factor=2})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sparse-pos-split{loop=csrmm.0 factor=2})' 2>&1 | FileCheck %s --check-prefix=BOUND
+// RUN: not sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-split{loop=cscmm.2.i factor=2})' 2>&1 | FileCheck %s --check-prefix=MARKED
 
 // Rows in chunks of four: the outer loop counts chunks, the inner one has
 // a fixed extent, and the body runs only for rows that exist. A range
@@ -44,3 +45,5 @@
 // ZERO: option 'factor' of pass 'sparse-pos-split' must be a positive integer, got '0'
 // MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"; the labels are "csrmm.0", "csrmm.init.1", "csrmm.1", "csrmm.2"
 // BOUND: sparse-pos-split: loop "csrmm.0" is already bound; split before binding
+// A loop marked to vectorize is 2 or 4 lanes: halves of it would not be.
+// MARKED: csc_spmm.mlir:27:3: error: sparse-pos-split: loop "cscmm.2.i" is marked to vectorize; split before marking it

@@ -60,14 +60,22 @@ const GUARDED_EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto
 /// input); each path's checks are reported under `test` and the path's
 /// name.
 fn on_each_path(name: &str, source: &str, test: &str, checks: impl Fn(&Kernel, &mut Checks)) {
+    on_each_path_after("", name, source, test, checks);
+}
+
+/// `on_each_path` with the stage I `schedule` (passes, each followed by a
+/// comma) run first.
+fn on_each_path_after(schedule: &str, name: &str, source: &str, test: &str, checks: impl Fn(&Kernel, &mut Checks)) {
     for (path, pipeline) in [
         ("cpu", "builtin.module(sptir-to-cpu)"),
         ("emulated gpu", EMULATED),
         ("cpu, accesses checked", GUARDED),
         ("emulated gpu, accesses checked", GUARDED_EMULATED),
     ] {
-        let kernel = compile_with(name, source, pipeline);
-        let mut found = Checks::new(&format!("{test} ({path})"));
+        let pipeline = pipeline.replacen("builtin.module(", &format!("builtin.module({schedule}"), 1);
+        let kernel = compile_with(name, source, &pipeline);
+        let mut found =
+            Checks::new(&format!("{test} ({path}{})", if schedule.is_empty() { "" } else { ", scheduled" }));
         checks(&kernel, &mut found);
         found.finish();
     }
@@ -585,7 +593,25 @@ fn dcsr_spmm() {
 
 #[test]
 fn csf_ttm() {
-    on_each_path("csf_ttm.mlir", example!("csf_ttm"), "csf_ttm", |kernel, checks| {
+    on_each_path("csf_ttm.mlir", example!("csf_ttm"), "csf_ttm", csf_ttm_checks);
+}
+
+/// With the fibres' two levels fused into one loop, the default GPU
+/// schedule puts the fused loop on blocks: fibre f writes Y[row(f),
+/// f - indptr[row(f)], :] and no other fibre does.
+#[test]
+fn csf_ttm_fused() {
+    on_each_path_after(
+        "sparse-fuse{iteration=ttm loops=0,1},",
+        "csf_ttm.mlir",
+        example!("csf_ttm"),
+        "csf_ttm",
+        csf_ttm_checks,
+    );
+}
+
+fn csf_ttm_checks(kernel: &Kernel, checks: &mut Checks) {
+    {
         let mut seeds = SplitMix64::new(8);
         let p = 6;
         for (name, pattern) in inputs() {
@@ -627,7 +653,7 @@ fn csf_ttm() {
                 checks.check(&format!("{name} p={p} feat={feat}"), &y, &expected);
             }
         }
-    });
+    }
 }
 
 #[test]

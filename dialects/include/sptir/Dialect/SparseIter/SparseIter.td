@@ -175,6 +175,13 @@ def SparseIter_IterateOp : SparseIter_Op<"iterate", [
   let description = [{
     Walks every non-zero of the space spanned by `axes`, in order. `kinds`
     gives one character per axis: `S` (spatial) or `R` (reduction).
+    `S` promises that different coordinates of the axis write different
+    elements, so that a GPU schedule may run them at once. The default
+    schedule checks what it can: a store none of whose coordinates
+    follows the axis (`Y[0]` under `S`) keeps the axis's points in one
+    thread, in turn, and a hand schedule binding it is refused. A store
+    at a computed or indirect coordinate that repeats (`Y[i / 2]`,
+    `Y[perm[i]]` with a repeated entry) is taken at its word and races.
     `fuse(...)` in the axis list groups consecutive axes, each the child of
     the one before, into a single loop over their non-zeros (TACO's
     collapse). The body receives one coordinate (`index`) per axis. The
