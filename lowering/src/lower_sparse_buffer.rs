@@ -275,6 +275,39 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
         return Ok(detach(tile.result(0).map_err(|_| emit_error(location, "internal"))?.into()));
     }
     let r#type = MemRefType::new(def.element, &[i64::MIN], None, None);
+    // Inside a launch the allocation is each thread's own: threads that
+    // should share it (loops bound to threadIdx where it lives) would not.
+    if scope == "global" {
+        let bound_to = |op: OperationRef<'c, 'c>| {
+            op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|to| to.value().to_string())
+        };
+        let mut threads = false;
+        if let Some(parent) = op.parent_operation() {
+            parent.walk(WalkOrder::PreOrder, |inner| {
+                threads |= bound_to(unsafe { OperationRef::from_raw(inner.to_raw()) })
+                    .is_some_and(|to| to.starts_with("threadIdx"));
+                if threads {
+                    WalkResult::Interrupt
+                } else {
+                    WalkResult::Advance
+                }
+            });
+        }
+        let mut current = op.parent_operation();
+        while let Some(parent) = current.filter(|_| threads) {
+            if let Some(to) = bound_to(parent) {
+                return Err(emit_error(
+                    location,
+                    format!(
+                        "a buffer in scope \"global\" is allocated inside loop \"{}\", which runs on the GPU (bound to {}), and threads share it: allocate it outside the loops bound to the GPU, or use scope \"shared\" (a buffer per block) or \"local\" (a buffer per thread)",
+                        crate::sparse_pos_ops::loop_label(parent),
+                        to
+                    ),
+                ));
+            }
+            current = parent.parent_operation();
+        }
+    }
     if scope == "local" {
         return Ok(builder.value(memref::alloca(context, r#type, &[size], &[], None, location)));
     }

@@ -57,3 +57,26 @@ func.func @buffer_without_definition(%A: !sparse_iter.buffer<1, f32>, %m: index)
   }
   return
 }
+
+// -----
+
+// A heap buffer allocated in a block's loop and shared by its threads:
+// inside the launch each thread would allocate its own.
+func.func @global_tile_in_block(%x: memref<?xf32>, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %I = sparse_iter.dense_fixed %m
+  %F = sparse_iter.dense_fixed %c8
+  %X = sparse_iter.match_buffer %x [%I, %F] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_pos.for "rows" spatial %c0 to %m attributes {bind = "blockIdx.x"} {
+  ^bb0(%i: index):
+    // expected-error@+1 {{a buffer in scope "global" is allocated inside loop "rows", which runs on the GPU (bound to blockIdx.x), and threads share it: allocate it outside the loops bound to the GPU, or use scope "shared" (a buffer per block) or "local" (a buffer per thread)}}
+    %T = sparse_iter.alloc_buffer [%F] scope "global" : !sparse_iter.buffer<1, f32>
+    sparse_pos.for "fill" spatial %c0 to %c8 attributes {bind = "threadIdx.x"} {
+    ^bb0(%k: index):
+      %v = sparse_pos.load %X[%i, %k] : !sparse_iter.buffer<2, f32>
+      sparse_pos.store %v, %T[%k] : !sparse_iter.buffer<1, f32>
+    }
+  }
+  return
+}

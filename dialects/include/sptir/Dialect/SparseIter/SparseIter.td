@@ -136,7 +136,8 @@ def SparseIter_AllocBufferOp : SparseIter_Op<"alloc_buffer"> {
 
     - `global`: heap memory, freed where the enclosing block ends. On the
       GPU it must be allocated outside the loops bound to the GPU (every
-      block and thread then sees the same buffer).
+      block and thread then sees the same buffer); allocated inside one,
+      where loops bound to threadIdx would share it, it is refused.
     - `shared`: one buffer per block of GPU threads, in workgroup memory;
       its size must be known when compiling (constant axis lengths, or
       sizes made constant by `specialize-arguments`). On the CPU it is
