@@ -69,8 +69,10 @@ pub fn split_accumulation<'c>(
         |op: &OperationRef<'_, '_>| op_name(op) == load_name && op.operands().map(detach).collect::<Vec<_>>() == place;
     let init = find_init(sum, &is_init)
         .filter(|init| {
+            // The element stored back as loaded adds no term; rewriting it
+            // would leave the store on the erased load.
             let mut chain = Chain::default();
-            chain.adds_once(sum, result(*init)) && chain.closed(store)
+            sum != result(*init) && chain.adds_once(sum, result(*init)) && chain.closed(store)
         })
         .ok_or_else(|| {
             emit_error(location, format!("{pass}: the stored value is not the element's old value plus other terms"))

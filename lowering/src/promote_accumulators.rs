@@ -252,6 +252,9 @@ fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>
     let location = store.location();
     let builder = Builder::before(context, outermost)?.at(location);
     let old: Value<'c, 'c> = detach(builder.insert_clone(load).result(0).ok()?.into());
+    // A store of the element as loaded (`C[i] = C[i]`) stores the old
+    // value: the load it names is erased.
+    let stored = if stored == detach(load.result(0).ok()?.into()) { old } else { stored };
     replace_uses(load.result(0).ok()?.into(), old);
     erase(load);
     let mut next_value = stored;
@@ -332,7 +335,9 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     }
     // Under guards, each guard yields the new value where it ran the store
     // and the carried one elsewhere.
-    let mut next_value = stored;
+    // A store of the element as loaded (`C[i] = C[i]`) keeps the carried
+    // value: the load it names is erased below.
+    let mut next_value = if stored == detach(load.result(0).ok()?.into()) { accumulator } else { stored };
     for &(guard, taken) in guards.iter().rev() {
         next_value = yield_through(context, guard, taken, next_value, accumulator)?;
     }

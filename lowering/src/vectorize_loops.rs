@@ -102,6 +102,14 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
             return Err(emit_error(location, "vectorize-loops: a marked loop must have constant bounds and step 1"));
         }
     };
+    // sparse-pos-vectorize marks loops of 2 or 4 positions; a loop changed
+    // since, or marked by hand, may run another count.
+    if !matches!(width, 2 | 4) {
+        return Err(emit_error(
+            location,
+            format!("vectorize-loops: a marked loop must run 2 or 4 positions (8- or 16-byte vectors); this one runs {width}"),
+        ));
+    }
     if op.result_count() != 0 {
         return Err(emit_error(location, "vectorize-loops: a marked loop must not carry values"));
     }

@@ -114,3 +114,14 @@ func.func @doubled(%m: memref<?xf32>, %i: index) {
   memref.store %new, %m[%i] {sptir.atomic} : memref<?xf32>
   return
 }
+
+// -----
+
+// The element stored back as loaded adds no term (rewriting it crashed on
+// the erased load).
+func.func @stored_as_loaded(%m: memref<?xf32>, %i: index) {
+  %old = memref.load %m[%i] : memref<?xf32>
+  // expected-error@+1 {{lower-atomic-accumulations: the stored value is not the element's old value plus other terms}}
+  memref.store %old, %m[%i] {sptir.atomic} : memref<?xf32>
+  return
+}

@@ -596,3 +596,23 @@ func.func @block_rows(%c: memref<?xf32>, %b: memref<?xf32>, %i: index, %t: index
   } {sptir.label = "blocks"}
   return
 }
+
+// -----
+
+// c[i] stored back as loaded: the loop carries the element unchanged (the
+// new yield used the erased load, a crash from `C[i] = C[i]` at stage I).
+// CHECK-LABEL: func.func @stored_as_loaded
+//       CHECK:   %[[OLD:.*]] = memref.load %arg0[%arg1]
+//       CHECK:   %[[LAST:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[OLD]]) -> (f32)
+//  CHECK-NEXT:     scf.yield %[[ACC]] : f32
+//       CHECK:   memref.store %[[LAST]], %arg0[%arg1]
+func.func @stored_as_loaded(%c: memref<?xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %k = %c0 to %c8 step %c1 {
+    %old = memref.load %c[%i] : memref<?xf32>
+    memref.store %old, %c[%i] : memref<?xf32>
+  }
+  return
+}

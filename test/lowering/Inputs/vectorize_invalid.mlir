@@ -54,3 +54,19 @@ func.func @bits(%x: memref<?xi1>, %y: memref<?xi1>) {
   } {vectorize = 4 : index}
   return
 }
+
+// -----
+
+// The mark promises 4 lanes; the loop runs 3 (changed since, or marked by
+// hand): no vector of 3 floats, nor of 0 or 2^32.
+func.func @three_positions(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error@+1 {{vectorize-loops: a marked loop must run 2 or 4 positions (8- or 16-byte vectors); this one runs 3}}
+  scf.for %l = %c0 to %c3 step %c1 {
+    %a = memref.load %x[%l] : memref<?xf32>
+    memref.store %a, %y[%l] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}
