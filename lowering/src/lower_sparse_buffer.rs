@@ -278,24 +278,13 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
     // Inside a launch the allocation is each thread's own: threads that
     // should share it (loops bound to threadIdx where it lives) would not.
     if scope == "global" {
-        let bound_to = |op: OperationRef<'c, 'c>| {
-            op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|to| to.value().to_string())
-        };
-        let mut threads = false;
-        if let Some(parent) = op.parent_operation() {
-            parent.walk(WalkOrder::PreOrder, |inner| {
-                threads |= bound_to(unsafe { OperationRef::from_raw(inner.to_raw()) })
-                    .is_some_and(|to| to.starts_with("threadIdx"));
-                if threads {
-                    WalkResult::Interrupt
-                } else {
-                    WalkResult::Advance
-                }
-            });
-        }
+        use crate::sparse_pos_ops::{binding, bound_loops};
+        let threads = op
+            .parent_operation()
+            .is_some_and(|parent| !bound_loops(parent, |to| to.starts_with("threadIdx")).is_empty());
         let mut current = op.parent_operation();
         while let Some(parent) = current.filter(|_| threads) {
-            if let Some(to) = bound_to(parent) {
+            if let Some(to) = binding(parent) {
                 return Err(emit_error(
                     location,
                     format!(

@@ -252,12 +252,9 @@ fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>
     let location = store.location();
     let builder = Builder::before(context, outermost)?.at(location);
     let old: Value<'c, 'c> = detach(builder.insert_clone(load).result(0).ok()?.into());
-    // A store of the element as loaded (`C[i] = C[i]`) stores the old
-    // value: the load it names is erased.
-    let stored = if stored == detach(load.result(0).ok()?.into()) { old } else { stored };
     replace_uses(load.result(0).ok()?.into(), old);
     erase(load);
-    let mut next_value = stored;
+    let mut next_value = stored.unwrap_or(old);
     for &(guard, taken) in guards.iter().rev() {
         next_value = yield_through(context, guard, taken, next_value, old)?;
     }
@@ -335,9 +332,7 @@ fn promote_one<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Option<Ope
     }
     // Under guards, each guard yields the new value where it ran the store
     // and the carried one elsewhere.
-    // A store of the element as loaded (`C[i] = C[i]`) keeps the carried
-    // value: the load it names is erased below.
-    let mut next_value = if stored == detach(load.result(0).ok()?.into()) { accumulator } else { stored };
+    let mut next_value = stored.unwrap_or(accumulator);
     for &(guard, taken) in guards.iter().rev() {
         next_value = yield_through(context, guard, taken, next_value, accumulator)?;
     }
@@ -433,11 +428,13 @@ fn guarded_blocks<'c>(
 
 /// A load and a later store in `block` of one element whose memref and
 /// indices are defined outside `op`, where nothing else in `op` touches
-/// that memref but accesses `disjoint` from it; with the stored value.
+/// that memref but accesses `disjoint` from it; with the stored value,
+/// `None` where it is the load's own (`C[i] = C[i]`): the caller erases
+/// the load, so it stands for the element's old value.
 fn accumulator_in<'c>(
     op: OperationRef<'c, 'c>,
     block: BlockRef<'c, 'c>,
-) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>, Value<'c, 'c>)> {
+) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>, Option<Value<'c, 'c>>)> {
     // The ops of the block, in order (melior cannot walk backwards).
     let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
     let mut next = block.first_operation();
@@ -476,7 +473,8 @@ fn accumulator_in<'c>(
             WalkResult::Advance
         });
         if !others {
-            return Some((load, store, operands[0]));
+            let stored = Some(operands[0]).filter(|&stored| load.result(0).is_ok_and(|r| Value::from(r) != stored));
+            return Some((load, store, stored));
         }
     }
     None

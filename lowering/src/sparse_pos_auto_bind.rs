@@ -216,8 +216,7 @@ fn host_needs_memory(top: OperationRef<'_, '_>) -> bool {
             return WalkResult::Skip;
         }
         let name = inner.name().as_string_ref().as_str().unwrap_or_default().to_string();
-        let computes = inner.region_count() == 0
-            && (name.starts_with("arith.") || name.starts_with("index.") || name.starts_with("math.") || reads(inner));
+        let computes = crate::sparse_pos_ops::movable(&inner) || reads(inner);
         found = matches!(name.as_str(), "sparse_pos.store" | "memref.store")
             || (!computes && inner.operands().any(|v| crate::ir_query::computed_through(v, reads)));
         if found {

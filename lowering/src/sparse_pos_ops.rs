@@ -180,7 +180,7 @@ pub fn parent_loop<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 
 
 /// Ops a schedule may move into or out of a loop body: they compute, and
 /// neither write nor loop.
-fn movable(op: &OperationRef<'_, '_>) -> bool {
+pub fn movable(op: &OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
     op.region_count() == 0
         && (name.starts_with("arith.")
@@ -289,12 +289,16 @@ pub fn two_loops<'c, 'a>(
 }
 
 /// The loops under `top` (itself included) bound to a dimension for which
+/// The dimension `op` is bound to (`blockIdx.x`, ...), if any.
+pub fn binding(op: OperationRef<'_, '_>) -> Option<String> {
+    op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|to| to.value().to_string())
+}
+
 /// `wanted` holds.
 pub fn bound_loops<'c, 'a>(top: OperationRef<'c, 'a>, wanted: impl Fn(&str) -> bool) -> Vec<OperationRef<'c, 'a>> {
     let mut found = Vec::new();
     top.walk(WalkOrder::PreOrder, |op| {
-        let bound = op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
-        if bound.is_some_and(|b| wanted(b.value())) {
+        if binding(unsafe { OperationRef::from_raw(op.to_raw()) }).is_some_and(|to| wanted(&to)) {
             found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
