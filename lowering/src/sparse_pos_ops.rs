@@ -156,6 +156,20 @@ pub fn constant_trip(op: OperationRef<'_, '_>) -> Option<i64> {
     Some(bound(1)? - bound(0)?)
 }
 
+/// What to do for loop `op` to get the constant trip count that
+/// unrolling and vectorizing need.
+pub fn constant_trip_advice(op: OperationRef<'_, '_>) -> &'static str {
+    // A clamped split's inner loop runs `minui(factor, left)` positions.
+    let upper = op.operand(1).ok().and_then(|bound| melior::ir::operation::OperationResult::try_from(bound).ok());
+    match upper.map(|bound| op_name(&bound.owner())) {
+        Some(name) if name == "arith.minui" => {
+            "it is the inner loop of a clamp=true split, which runs min(factor, what is left) positions: split \
+             without clamp=true, whose guard keeps the trip count constant"
+        }
+        _ => "split it first with sparse-pos-split",
+    }
+}
+
 /// The mark (`vectorize`, `unroll`) that makes `op` one thread's work,
 /// its positions a vector's lanes or copies of its body: a schedule
 /// that changes the loop's shape or binds it would leave the mark

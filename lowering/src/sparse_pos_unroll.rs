@@ -6,7 +6,7 @@
 
 use crate::{
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, named_loops},
+    sparse_pos_ops::{constant_trip, constant_trip_advice, named_loops},
 };
 use melior::ir::{
     attribute::Attribute,
@@ -40,7 +40,10 @@ fn run(root: melior::ir::operation::OperationRef<'_, '_>, options: &PassOptions)
         if !trip.is_some_and(|t| (1..=MAX_TRIP).contains(&t)) {
             return Err(emit_error(
                 op.location(),
-                format!("sparse-pos-unroll: loop \"{label}\" must have a constant trip count between 1 and {MAX_TRIP} (split it first with sparse-pos-split)"),
+                format!(
+                    "sparse-pos-unroll: loop \"{label}\" must have a constant trip count between 1 and {MAX_TRIP} ({})",
+                    constant_trip_advice(op)
+                ),
             ));
         }
         if op.has_attribute("bind") {

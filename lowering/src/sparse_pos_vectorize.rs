@@ -10,7 +10,7 @@
 use crate::{
     ir_query::op_name,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, named_loops, FOR},
+    sparse_pos_ops::{constant_trip, constant_trip_advice, named_loops, FOR},
 };
 use melior::ir::{
     attribute::{Attribute, IntegerAttribute},
@@ -46,7 +46,10 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         let Some(width) = trip.filter(|trip| WIDTHS.contains(trip)) else {
             return Err(emit_error(
                 location,
-                format!("sparse-pos-vectorize: loop \"{label}\" must have a constant trip count of 2 or 4 (split it first with sparse-pos-split)"),
+                format!(
+                    "sparse-pos-vectorize: loop \"{label}\" must have a constant trip count of 2 or 4 ({})",
+                    constant_trip_advice(op)
+                ),
             ));
         };
         if op.has_attribute("bind") {

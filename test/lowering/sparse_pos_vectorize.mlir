@@ -5,6 +5,7 @@
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-vectorize{loop=csrmm.0.i})' 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-vectorize{loop=csrmm.2.i})' 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-vectorize{loop=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4 clamp=true},sparse-pos-vectorize{loop=csrmm.2.i})' 2>&1 | FileCheck %s --check-prefix=CLAMPED
 
 // The loop of four features is marked; the rewrite waits for stage III.
 //      CHECK: sparse_pos.for "csrmm.2.i" spatial %{{.*}} to %c4 attributes {vectorize = 4 : index} {
@@ -15,3 +16,5 @@
 // NESTED: sparse-pos-vectorize: loop "csrmm.0.i" holds another loop; only innermost loops are vectorized
 // BOUND: sparse-pos-vectorize: loop "csrmm.2.i" is bound to a GPU dimension
 // MISSING: sparse-pos-vectorize: no sparse_pos.for labelled "nope"
+
+// CLAMPED: sparse-pos-vectorize: loop "csrmm.2.i" must have a constant trip count of 2 or 4 (it is the inner loop of a clamp=true split, which runs min(factor, what is left) positions: split without clamp=true, whose guard keeps the trip count constant)

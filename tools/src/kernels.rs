@@ -74,6 +74,12 @@ pub enum KernelError {
          reference, and this process may allocate {available} MiB (free memory, ulimit -v, cgroup limit)"
     )]
     OutOfMemory { feat: usize, needed: u64, available: u64 },
+    #[error(
+        "the {format} format of this matrix needs about {needed} MiB with the kernel's copy of it, its output \
+         and the maps that read the output back, and this process may allocate {available} MiB (free memory, \
+         ulimit -v, cgroup limit){hint}"
+    )]
+    FormatOutOfMemory { format: &'static str, needed: u64, available: u64, hint: &'static str },
     #[error("rows {0:?} are not a panel of the matrix")]
     Panel(std::ops::Range<usize>),
 }
@@ -240,10 +246,15 @@ fn pad_rows(dense: &[f32], feat: usize, padded: usize) -> Vec<f32> {
 
 /// The dense operands of `op` on `a`, from `seed`: SpMM's `B` (cols x
 /// feat); SDDMM's `X` (rows x feat) and `Y` (cols x feat). Row-major.
+/// Each takes a stream after `seed`'s own, which `randomize_values`
+/// gives `a`: from one stream, a row whose columns run 0..k would
+/// multiply each value by itself, and terms that never cancel are not
+/// the random signs the error bound assumes.
 pub fn operands(op: Op, a: &Csr, feat: usize, seed: u64) -> Vec<Vec<f32>> {
+    let stream = |k: u64| seed.wrapping_add(k);
     match op {
-        Op::Spmm => vec![random_dense(a.cols() * feat, seed)],
-        Op::Sddmm => vec![random_dense(a.rows() * feat, seed), random_dense(a.cols() * feat, seed.wrapping_add(1))],
+        Op::Spmm => vec![random_dense(a.cols() * feat, stream(1))],
+        Op::Sddmm => vec![random_dense(a.rows() * feat, stream(1)), random_dense(a.cols() * feat, stream(2))],
     }
 }
 
@@ -286,6 +297,50 @@ pub fn check_feat(a: &Csr, feat: usize) -> Result<(), KernelError> {
     })
 }
 
+/// Whether `op` in `format` on `a` leaves room for what [`prepare_with`]
+/// builds besides the dense operands ([`check_feat`]): the format, the
+/// kernel's copy of its arrays, a padded copy of the operands (BSR), the
+/// output and the maps that read it back. Padding makes these grow with
+/// the longest row (ELL), the block size (BSR) or the widest bucket (hyb),
+/// not with the non-zeros, so they are counted before they are allocated.
+pub fn check_format_fits(op: Op, format: Format, a: &Csr, feat: usize, layout: Layout) -> Result<(), KernelError> {
+    let fmt = |error| KernelError::Format(format.name(), error);
+    let (m, n, nnz, feat) = (a.rows() as u64, a.cols() as u64, a.nnz() as u64, feat as u64);
+    let sddmm = op == Op::Sddmm;
+    // Index and value per slot, in the format and in the kernel's copy.
+    let stored = |slots: u64| slots * 16;
+    // SDDMM writes a value per slot and reads the non-zeros back through a map.
+    let gathered = |slots: u64| if sddmm { slots * 4 + nnz * 16 } else { 0 };
+    let (needed, hint) = match format {
+        Format::Csr => ((m + 1) * 4 + nnz * 8, ""),
+        Format::Ell => {
+            let slots = m * layout.ell_width.unwrap_or_else(|| a.max_row_nnz()) as u64;
+            (stored(slots) + gathered(slots), "; --ell-panel-slots runs it in smaller row panels")
+        }
+        Format::Bsr => {
+            let b = layout.block as u64;
+            let slots = (Bsr::count_blocks(a, layout.block).map_err(fmt)? as u64).saturating_mul(b * b);
+            let padded_operands = (m.div_ceil(b) + n.div_ceil(b)) * b * feat * 4;
+            (stored(slots) + gathered(slots) + padded_operands, "; a smaller --block pads less")
+        }
+        Format::Hyb => {
+            let widths = sptir_runtime::formats::pow2_bucket_widths(layout.bucket_exponent).map_err(fmt)?;
+            let slots = Hyb::count_slots(a, layout.col_parts, &widths).map_err(fmt)? as u64;
+            (stored(slots) + gathered(slots), "; a smaller --bucket-exp pads less")
+        }
+    };
+    storage_fits(format.name(), needed, hint)
+}
+
+fn storage_fits(format: &'static str, needed: u64, hint: &'static str) -> Result<(), KernelError> {
+    sptir_runtime::memory::check_fits(needed).map_err(|(needed, available)| KernelError::FormatOutOfMemory {
+        format,
+        needed,
+        available,
+        hint,
+    })
+}
+
 /// Builds the problem with the given dense operands (see [`operands`]).
 pub fn prepare_with(
     op: Op,
@@ -311,6 +366,7 @@ pub fn prepare_with(
             shape: format!("{expected:?}"),
         }));
     }
+    check_format_fits(op, format, a, feat, layout)?;
     let (m, n, nnz) = (a.rows(), a.cols(), a.nnz());
     let fmt = |error| KernelError::Format(format.name(), error);
     let mut widths = Vec::new();
@@ -536,8 +592,12 @@ pub fn decomposition_args(rule: &sptir_lowering::format_rules::BuiltinRule, a: &
     let padded = |indices: &[i32], mask: &[i32]| -> Vec<i32> {
         indices.iter().zip(mask).map(|(&column, &real)| if real != 0 { column } else { a.cols() as i32 }).collect()
     };
+    // Each slot: the format's index and value, the argument's index and value.
+    let slot_bytes = 16;
     Ok(match rule {
         BuiltinRule::Bsr(block) => {
+            let blocks = Bsr::count_blocks(a, *block).map_err(|e| KernelError::Format("bsr", e))? as u64;
+            storage_fits("bsr", blocks.saturating_mul((block * block) as u64 * slot_bytes), "")?;
             let bsr = Bsr::from_csr(a, *block).map_err(|e| KernelError::Format("bsr", e))?;
             vec![
                 Data::Ids(bsr.indptr().to_vec()),
@@ -549,10 +609,13 @@ pub fn decomposition_args(rule: &sptir_lowering::format_rules::BuiltinRule, a: &
             ]
         }
         BuiltinRule::Ell(width) => {
+            storage_fits("ell", (a.rows() as u64).saturating_mul(*width as u64 * slot_bytes), "")?;
             let ell = Ell::from_csr(a, Some(*width)).map_err(|e| KernelError::Format("ell", e))?;
             vec![Data::Ids(padded(ell.indices(), &ell.mask())), Data::Output(vec![0.0; ell.values().len()])]
         }
         BuiltinRule::Hyb { partitions, widths } => {
+            let slots = Hyb::count_slots(a, *partitions, widths).map_err(|e| KernelError::Format("hyb", e))? as u64;
+            storage_fits("hyb", slots * slot_bytes, "")?;
             let hyb = Hyb::from_csr(a, *partitions, widths).map_err(|e| KernelError::Format("hyb", e))?;
             let mut args = Vec::new();
             for bucket in hyb.buckets() {

@@ -73,6 +73,20 @@ fn bench_verifies_sums_that_cancel() {
     }
 }
 
+/// A hub row whose columns run 0..k, at one feature: its sum has as many
+/// terms as the row, and with signs drawn apart from the matrix's values
+/// they cancel as the error bound assumes (drawn from the matrix's own
+/// stream, every term was a square and a correct kernel was called WRONG).
+#[test]
+fn bench_verifies_a_long_row_at_one_feature() {
+    let n = 300_000;
+    let entries: String = (1..=n).map(|c| format!("1 {c}\n")).collect();
+    let text = format!("%%MatrixMarket matrix coordinate pattern general\n1 {n} {n}\n{entries}");
+    let matrix = temp_file("long_row.mtx", &text);
+    let output = bench(&["--op", "spmm", "--matrix", &matrix, "--feat", "1", "--reps", "1"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
 #[test]
 fn bench_rejects_bad_problems_and_kernels() {
     let matrix = "rmat:5:2:1";
@@ -440,6 +454,16 @@ fn bench_saves_one_configuration_per_feature_size() {
     let wide = temp_file("wide.cfg", "[feat 4]\nrow_spmm=4,48,1,48\n");
     let output = bench(&[&matrix[..], &["--feat", "4", "--config", &wide, "--device", "emulate"]].concat());
     fails_with(&output, "--config: bad schedule in config line 'row_spmm=4,48,1,48': caching in shared memory");
+    // Every feature size's options are checked before the first runs, and
+    // the configuration is named as their source.
+    let late = temp_file("late.cfg", "[feat 2]\nformat=bsr\n[feat 8]\nrow_spmm=2,4,1\n");
+    let output = bench(&[&matrix[..], &["--feat", "2,8", "--config", &late]].concat());
+    fails_with(&output, "--config, for feat 8: --row-spmm is a GPU schedule");
+    assert!(output.stdout.is_empty(), "feat 2 ran first: {}", String::from_utf8_lossy(&output.stdout));
+    // A byte-order mark is not part of the first key.
+    let marked = temp_file("bom.cfg", "\u{feff}format=ell\n");
+    let output = bench(&[&matrix[..], &["--feat", "2", "--config", &marked, "--json"]].concat());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"format\":\"ell\""), "{output:?}");
 }
 
 #[test]
@@ -710,6 +734,21 @@ fn tools_refuse_what_they_cannot_hold() {
     fails_with(&limited(&format!("--op spmm --matrix {tall} --feat 1")), "MiB to convert");
     let narrow = temp_file("narrow.mtx", "%%MatrixMarket matrix coordinate real general\n1048576 1 1\n1 1 1.0\n");
     fails_with(&limited(&format!("--op spmm --matrix {narrow} --feat 2048")), "MiB for the dense operands");
+    // A format's padding grows with its longest row or its block, not
+    // with the non-zeros: a hub row padded over a million rows, one block
+    // of 30000x30000.
+    let hub: String = (1..=1000).map(|c| format!("1 {c}\n")).collect();
+    let hub = temp_file(
+        "hub_row.mtx",
+        &format!("%%MatrixMarket matrix coordinate pattern general\n1000000 1000 1000\n{hub}"),
+    );
+    let ell = format!("--op sddmm --format ell --ell-panel-slots 2000000000 --matrix {hub} --feat 1");
+    fails_with(&limited(&ell), "the ell format of this matrix needs about");
+    let corner = temp_file("corner.mtx", "%%MatrixMarket matrix coordinate real general\n30000 30000 1\n1 1 1.0\n");
+    fails_with(
+        &limited(&format!("--op spmm --format bsr --block 30000 --matrix {corner} --feat 1")),
+        "smaller --block",
+    );
     // Each hyb bucket is a kernel: thousands would compile for minutes.
     fails_with(
         &bench(&[

@@ -95,6 +95,30 @@ impl Bsr {
         Ok(())
     }
 
+    /// How many blocks [`Bsr::from_csr`] stores for `csr`, counted without
+    /// building them, so that what their values take (`blocks * b * b`
+    /// floats) can be checked before it is allocated.
+    pub fn count_blocks(csr: &Csr, block_size: usize) -> Result<usize, FormatError> {
+        let b = block_size;
+        check_block_size(b)?;
+        // seen[bc] = 1 + the last block row that touched block column bc.
+        let mut seen = vec![0usize; csr.cols().div_ceil(b)];
+        let mut blocks = 0;
+        for br in 0..csr.rows().div_ceil(b) {
+            for r in br * b..((br + 1) * b).min(csr.rows()) {
+                let (cs, _) = csr.row(r).unwrap_or((&[], &[]));
+                for &c in cs {
+                    let bc = c as usize / b;
+                    if seen[bc] != br + 1 {
+                        seen[bc] = br + 1;
+                        blocks += 1;
+                    }
+                }
+            }
+        }
+        Ok(blocks)
+    }
+
     /// Groups the entries of `csr` into `b x b` blocks; every block touched by at least
     /// one stored entry is stored.
     pub fn from_csr(csr: &Csr, block_size: usize) -> Result<Bsr, FormatError> {
@@ -103,12 +127,15 @@ impl Bsr {
         let (rows, cols) = (csr.rows(), csr.cols());
         let block_rows = rows.div_ceil(b);
         let block_cols = cols.div_ceil(b);
+        let blocks = Bsr::count_blocks(csr, b)?;
+        fits_i32("number of blocks", blocks)?;
+        // Huge blocks multiply the storage; refuse before allocating rather than abort.
+        let mut values = vec![0.0f32; dense_len(&[blocks, b, b])?];
 
         // slot_of[bc] = position of block column bc in the current block row, or -1.
         let mut slot_of = vec![-1i64; block_cols];
         let mut indptr = Vec::with_capacity(block_rows + 1);
-        let mut indices: Vec<i32> = Vec::new();
-        let mut values: Vec<f32> = Vec::new();
+        let mut indices: Vec<i32> = Vec::with_capacity(blocks);
         indptr.push(0i32);
         for br in 0..block_rows {
             let row_range = br * b..((br + 1) * b).min(rows);
@@ -127,10 +154,6 @@ impl Bsr {
             for (k, &bc) in indices[first_block..].iter().enumerate() {
                 slot_of[bc as usize] = (first_block + k) as i64;
             }
-            fits_i32("number of blocks", indices.len())?;
-            // Huge blocks multiply the storage; refuse before allocating rather than abort.
-            let new_len = dense_len(&[indices.len(), b, b])?;
-            values.resize(new_len, 0.0);
             for r in row_range {
                 let (cs, vs) = csr.row(r).unwrap_or((&[], &[]));
                 for (&c, &v) in cs.iter().zip(vs) {
@@ -240,6 +263,7 @@ mod tests {
             bsr.validate().unwrap();
             assert_eq!(bsr.to_dense().unwrap(), a.to_dense().unwrap(), "b = {b}");
             assert_eq!(bsr.to_csr(), a, "b = {b}");
+            assert_eq!(Bsr::count_blocks(&a, b).unwrap(), bsr.num_blocks(), "b = {b}");
         }
     }
 

@@ -216,35 +216,44 @@ impl Hyb {
         Hyb::from_csr(csr, col_parts, &pow2_bucket_widths(k)?)
     }
 
+    /// How many slots (padding included) [`Hyb::from_csr`] stores for
+    /// `csr`, counted without building the buckets, so that what they take
+    /// can be checked before it is allocated.
+    pub fn count_slots(csr: &Csr, col_parts: usize, bucket_widths: &[usize]) -> Result<usize, FormatError> {
+        check_params(col_parts, csr.cols(), bucket_widths)?;
+        let mut slots = 0usize;
+        for part in 0..col_parts {
+            for (_, run, b) in bucket_runs(csr, col_parts, part, bucket_widths) {
+                let width = bucket_widths[b];
+                slots = run
+                    .len()
+                    .div_ceil(width)
+                    .checked_mul(width)
+                    .and_then(|s| s.checked_add(slots))
+                    .ok_or(FormatError::TooLarge { what: "hyb slots", value: usize::MAX })?;
+            }
+        }
+        Ok(slots)
+    }
+
     /// Builds the hybrid layout with arbitrary strictly increasing bucket widths.
     pub fn from_csr(csr: &Csr, col_parts: usize, bucket_widths: &[usize]) -> Result<Hyb, FormatError> {
         check_params(col_parts, csr.cols(), bucket_widths)?;
         let (rows, cols) = (csr.rows(), csr.cols());
-        let part_width = cols.div_ceil(col_parts);
-        let widest = bucket_widths.len() - 1;
         let mut buckets = Vec::with_capacity(col_parts * bucket_widths.len());
         for part in 0..col_parts {
-            let range = partition_range(part, part_width, cols);
             let mut part_buckets: Vec<HybBucket> = bucket_widths
                 .iter()
                 .map(|&w| HybBucket { width: w, row_indices: vec![], indices: vec![], values: vec![] })
                 .collect();
-            for r in 0..rows {
+            for (r, run, b) in bucket_runs(csr, col_parts, part, bucket_widths) {
                 let (cs, vs) = csr.row(r).unwrap_or((&[], &[]));
-                // Rows are sorted, so the partition's entries are one contiguous run.
-                let lo = cs.partition_point(|&c| (c as usize) < range.start);
-                let hi = cs.partition_point(|&c| (c as usize) < range.end);
-                let n = hi - lo;
-                if n == 0 {
-                    continue;
-                }
-                let b = bucket_widths.iter().position(|&w| w >= n).unwrap_or(widest);
                 let bucket = &mut part_buckets[b];
-                let chunks = n.div_ceil(bucket.width);
+                let chunks = run.len().div_ceil(bucket.width);
                 // Wide buckets multiply the storage; refuse before allocating rather than abort.
                 dense_len(&[bucket.row_indices.len() + chunks, bucket.width])?;
-                for start in (lo..hi).step_by(bucket.width) {
-                    let end = (start + bucket.width).min(hi);
+                for start in run.clone().step_by(bucket.width) {
+                    let end = (start + bucket.width).min(run.end);
                     bucket.row_indices.push(r as i32);
                     push_padded_row(
                         &mut bucket.indices,
@@ -325,6 +334,26 @@ impl Hyb {
     }
 }
 
+/// Each non-empty row of `csr` within column partition `part`: the row,
+/// the positions in the row of its entries there, and the bucket they go
+/// to (the narrowest that holds them, else the widest, in chunks).
+fn bucket_runs<'a>(
+    csr: &'a Csr,
+    col_parts: usize,
+    part: usize,
+    bucket_widths: &'a [usize],
+) -> impl Iterator<Item = (usize, Range<usize>, usize)> + 'a {
+    let range = partition_range(part, csr.cols().div_ceil(col_parts), csr.cols());
+    (0..csr.rows()).filter_map(move |r| {
+        let (cs, _) = csr.row(r).unwrap_or((&[], &[]));
+        // Rows are sorted, so the partition's entries are one contiguous run.
+        let lo = cs.partition_point(|&c| (c as usize) < range.start);
+        let hi = cs.partition_point(|&c| (c as usize) < range.end);
+        let b = bucket_widths.iter().position(|&w| w >= hi - lo).unwrap_or(bucket_widths.len() - 1);
+        (hi > lo).then_some((r, lo..hi, b))
+    })
+}
+
 fn partition_range(part: usize, part_width: usize, cols: usize) -> Range<usize> {
     let start = part.saturating_mul(part_width).min(cols);
     let end = part.saturating_add(1).saturating_mul(part_width).min(cols);
@@ -388,6 +417,8 @@ mod tests {
                 let h = Hyb::from_csr_pow2(&a, c, k).unwrap();
                 h.validate().unwrap();
                 assert_eq!(h.to_csr(), a, "c = {c}, k = {k}");
+                let widths = pow2_bucket_widths(k).unwrap();
+                assert_eq!(Hyb::count_slots(&a, c, &widths).unwrap(), h.stored_slots(), "c = {c}, k = {k}");
             }
         }
         let h = Hyb::from_csr(&a, 3, &[3, 5, 11]).unwrap();

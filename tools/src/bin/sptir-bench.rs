@@ -18,13 +18,13 @@ use sptir_tools::{
 };
 use std::{process::ExitCode, time::Instant};
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum OpArg {
     Spmm,
     Sddmm,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum FormatArg {
     Csr,
     Ell,
@@ -393,38 +393,19 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // so without a schedule the GPU gets one thread per row: walk the
     // non-zeros instead, 256 to a block, one per thread.
     // The GPU schedules apply where the kernel goes to the GPU pipeline.
-    let gpu = args.device != Device::Cpu || matches!(args.emit, Some(Emit::Ptx));
-    for (given, option) in [(args.row_spmm.is_some(), "--row-spmm"), (args.schedule.is_some(), "--schedule")] {
-        if given && !gpu {
-            return Err(format!("{option} is a GPU schedule: add --device cuda or emulate (or --emit ptx)"));
-        }
-    }
+    let gpu = goes_to_gpu(args);
+    // check_options has refused schedules that do not apply.
     let row_spmm = match (&args.row_spmm, op, format) {
-        (Some(values), Op::Spmm, Format::Csr | Format::Ell | Format::Hyb) => {
-            let schedule = row_spmm_schedule(values).map_err(|e| format!("--row-spmm: {e}"))?;
-            if schedule.cache > 0 && format == Format::Hyb {
-                return Err("--row-spmm: caching in shared memory applies to csr and ell, not hyb".into());
-            }
-            Some(schedule)
-        }
-        (Some(_), _, _) => return Err("--row-spmm applies to spmm in csr, ell or hyb".into()),
-        (None, _, _) if !gpu => None,
+        (Some(values), _, _) => Some(row_spmm_schedule(values).map_err(|e| format!("--row-spmm: {e}"))?),
         (None, Op::Spmm, Format::Csr | Format::Ell | Format::Hyb)
-            if args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
+            if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
             Some(RowSpmm::for_features(feat))
         }
         (None, _, _) => None,
     };
-    if args.sddmm.is_some() && !gpu {
-        return Err("--sddmm is a GPU schedule: add --device cuda or emulate (or --emit ptx)".into());
-    }
     let lane_sddmm = match (&args.sddmm, op, format) {
-        (Some(values), Op::Sddmm, Format::Csr) => {
-            let schedule = lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?;
-            Some(schedule)
-        }
-        (Some(_), _, _) => return Err("--sddmm applies to sddmm in csr".into()),
+        (Some(values), _, _) => Some(lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?),
         (None, Op::Sddmm, Format::Csr)
             if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
@@ -659,6 +640,8 @@ fn apply_config(args: &mut Args, text: &str, feat: usize) -> Result<(), String> 
     let mut elsewhere = args.clone();
     let mut keys: Vec<(Option<usize>, String)> = Vec::new();
     // `#` comments and blank lines aside, each line is `key=value` or a header.
+    // Editors on Windows may start the file with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines = text.lines().map(|l| l.split('#').next().unwrap_or_default());
     for line in lines.filter(|l| !l.trim().is_empty()) {
         if let Some(header) = line.trim().strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
@@ -896,7 +879,13 @@ fn cusparse_baseline(op: Op, a: &Csr, feat: usize, args: &Args) -> Result<Baseli
     }
 }
 
-/// Options that would otherwise be ignored without a word.
+/// Whether the kernel goes down the GPU pipeline, where GPU schedules apply.
+fn goes_to_gpu(args: &Args) -> bool {
+    args.device != Device::Cpu || matches!(args.emit, Some(Emit::Ptx))
+}
+
+/// Options that would otherwise be ignored without a word, and schedules
+/// that do not apply, checked before any work.
 fn check_options(args: &Args) -> Result<(), String> {
     if args.function.is_some() && args.kernel.is_none() {
         return Err("--function names a function of --kernel's file: add --kernel".into());
@@ -926,6 +915,27 @@ fn check_options(args: &Args) -> Result<(), String> {
     }
     if schedules.len() > 1 {
         return Err(format!("{} are alternative GPU schedules: give one", schedules.join(" and ")));
+    }
+    let gpu = goes_to_gpu(args);
+    for &name in &schedules {
+        if !gpu {
+            return Err(format!("{name} is a GPU schedule: add --device cuda or emulate (or --emit ptx)"));
+        }
+    }
+    if let Some(values) = &args.row_spmm {
+        if args.op != OpArg::Spmm || args.format == FormatArg::Bsr {
+            return Err("--row-spmm applies to spmm in csr, ell or hyb".into());
+        }
+        let schedule = row_spmm_schedule(values).map_err(|e| format!("--row-spmm: {e}"))?;
+        if schedule.cache > 0 && args.format == FormatArg::Hyb {
+            return Err("--row-spmm: caching in shared memory applies to csr and ell, not hyb".into());
+        }
+    }
+    if let Some(values) = &args.sddmm {
+        if args.op != OpArg::Sddmm || args.format != FormatArg::Csr {
+            return Err("--sddmm applies to sddmm in csr".into());
+        }
+        lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?;
     }
     if args.sddmm.is_some() && args.stage1.is_some() {
         return Err("--sddmm sets the stage I schedule itself (sparse-fuse where it needs one): drop --stage1".into());
@@ -1010,7 +1020,13 @@ fn main() -> ExitCode {
             Some(text) => apply_config(&mut run, text, feat).map_err(|e| format!("--config: {e}")),
             None => Ok(()),
         };
-        if let Err(error) = checked.and_then(|()| check_options(&run)) {
+        // What only the configuration brings in is blamed on it, though
+        // named by the flag its key stands for.
+        let options = check_options(&run).map_err(|error| match check_options(&args) {
+            Ok(()) if config.is_some() => format!("--config, for feat {feat}: {error}"),
+            _ => error,
+        });
+        if let Err(error) = checked.and_then(|()| options) {
             eprintln!("sptir-bench: {error}");
             return ExitCode::FAILURE;
         }
