@@ -90,7 +90,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else { continue };
         let (from, to) = (scalar_type(source.r#type()), scalar_type(result.r#type()));
         let (from_name, to_name) = (from.to_string(), to.to_string());
-        let unsupported = |name: &str| name.starts_with("f8") && format(name).is_none();
+        // f8E4M3, f8E8M0FNU, ...; not f80.
+        let unsupported = |name: &str| name.starts_with("f8E") && format(name).is_none();
         if let Some(name) = [&from_name, &to_name].into_iter().find(|n| unsupported(n)) {
             return Err(emit_error(
                 location,

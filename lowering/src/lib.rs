@@ -7,9 +7,11 @@ pub mod align_workgroup_memory;
 pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
+pub mod check_element_types;
 pub mod clamp_guarded_loops;
 pub mod contract_float_ops;
 pub mod decompose_format;
+pub mod drop_cast_fast_math;
 pub mod expand_f8_conversions;
 pub mod format_rules;
 pub mod fuse_launches;
@@ -96,6 +98,8 @@ pub static PASSES: &[PassDef] = &[
     hoist_invariant_loads::PASS,
     serialize_launches::PASS,
     expand_f8_conversions::PASS,
+    check_element_types::PASS,
+    drop_cast_fast_math::PASS,
     verify_llvm_lowering::PASS,
 ];
 

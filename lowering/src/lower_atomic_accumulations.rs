@@ -48,12 +48,34 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Ok(())
 }
 
+/// The `memref.atomic_rmw` kind that adds elements of `element`, where
+/// the GPU has an atomic add for it: f16, bf16, f32, f64, i32 and i64.
+/// Other floats (f8, f80, f128), narrow and wide integers and `index`
+/// have none that the NVPTX backend lowers.
+pub fn atomic_add(element: melior::ir::Type<'_>) -> Option<i64> {
+    if crate::ir_builder::is_float(element) {
+        Some(ATOMIC_ADDF)
+    } else if element.is_integer() && matches!(IntegerType::try_from(element).map(|i| i.width()), Ok(32 | 64)) {
+        Some(ATOMIC_ADDI)
+    } else {
+        None
+    }
+}
+
 fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = store.location();
     let split = split_accumulation(context, store, "lower-atomic-accumulations")?;
-    let float = crate::ir_builder::is_float(split.element_type);
-    let kind =
-        IntegerAttribute::new(IntegerType::new(context, 64).into(), if float { ATOMIC_ADDF } else { ATOMIC_ADDI });
+    let Some(kind) = atomic_add(split.element_type) else {
+        return Err(emit_error(
+            location,
+            format!(
+                "lower-atomic-accumulations: the GPU has no atomic add of {}; it adds f16, bf16, f32, f64, i32 and \
+                 i64 (leave this loop unbound, or sum into one of those types)",
+                split.element_type
+            ),
+        ));
+    };
+    let kind = IntegerAttribute::new(IntegerType::new(context, 64).into(), kind);
     let builder = Builder::before(context, store)
         .ok_or_else(|| emit_error(location, "lower-atomic-accumulations: op is not in a block"))?
         .at(location);

@@ -42,8 +42,8 @@ pub const SPTIR_F8_IN_F32: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "convert-complex-to-standard,math-extend-to-supported-types,sptir-f8-in-f32,\
-               func.func(llvm-request-c-wrappers),\
+    elements: "check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
+               sptir-f8-in-f32,func.func(llvm-request-c-wrappers),\
                convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
                convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
@@ -99,9 +99,9 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
+    elements: "check-element-types,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
-               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,sptir-f8-in-f32,\
+               gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
                math-expand-ops,lower-math-to-nvvm,\
                vectorize-atomic-adds,lower-subgroup-reductions,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\

@@ -151,10 +151,16 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 }
 
 /// Whether every store under `top` adds to the element it overwrites
-/// (`m[i] = m[i] + v`, floats or integers): the only updates that blocks
-/// running a reduction loop's positions at once can make atomically.
+/// (`m[i] = m[i] + v`) in a type the GPU adds atomically: the only
+/// updates that blocks running a reduction loop's positions at once can
+/// make.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
-    find_store(top, |store| accumulation(store).is_none()).is_none()
+    let atomic = |store: OperationRef<'_, '_>| {
+        use melior::ir::ValueLike;
+        let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
+        accumulation(store).is_some() && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
+    };
+    find_store(top, |store| !atomic(store)).is_none()
 }
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {

@@ -125,3 +125,27 @@ func.func @stored_as_loaded(%m: memref<?xf32>, %i: index) {
   memref.store %old, %m[%i] {sptir.atomic} : memref<?xf32>
   return
 }
+
+// -----
+
+// A sum of a type the GPU has no atomic add for is refused where it was
+// bound atomically (sparse-pos-bind's atomic=true).
+func.func @no_atomic_add(%m: memref<?xf8E5M2>, %x: memref<?xf8E5M2>, %i: index) {
+  %old = memref.load %m[%i] : memref<?xf8E5M2>
+  %v = memref.load %x[%i] : memref<?xf8E5M2>
+  %new = arith.addf %old, %v : f8E5M2
+  // expected-error@+1 {{lower-atomic-accumulations: the GPU has no atomic add of f8E5M2; it adds f16, bf16, f32, f64, i32 and i64}}
+  memref.store %new, %m[%i] {sptir.atomic} : memref<?xf8E5M2>
+  return
+}
+
+// -----
+
+func.func @no_atomic_index_add(%m: memref<?xindex>, %x: memref<?xindex>, %i: index) {
+  %old = memref.load %m[%i] : memref<?xindex>
+  %v = memref.load %x[%i] : memref<?xindex>
+  %new = arith.addi %old, %v : index
+  // expected-error@+1 {{the GPU has no atomic add of index}}
+  memref.store %new, %m[%i] {sptir.atomic} : memref<?xindex>
+  return
+}

@@ -104,6 +104,48 @@ func.func @int_column_sums(%x: memref<?xi32>, %y: memref<?xi32>, %m: index, %n: 
 
 // -----
 
+// Sums of a type the GPU has no atomic add for (index, f8, i8) stay
+// sequential like any other update blocks cannot share: the reduction loop
+// on the host, the spatial one inside it on blocks.
+// CHECK-LABEL: func.func @index_column_sums
+//       CHECK:   sparse_pos.for "idxsum.0" reduction
+//   CHECK-NOT:     atomic
+//       CHECK:     sparse_pos.for "idxsum.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+// CHECK-LABEL: func.func @f8_column_sums
+//       CHECK:   sparse_pos.for "f8sum.0" reduction
+//   CHECK-NOT:     atomic
+//       CHECK:     sparse_pos.for "f8sum.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+func.func @index_column_sums(%x: memref<?xindex>, %y: memref<?xindex>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%J, %I] : memref<?xindex> -> !sparse_iter.buffer<2, index>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xindex> -> !sparse_iter.buffer<1, index>
+  sparse_iter.iterate "idxsum" [%J, %I] "RS" body {
+  ^bb0(%j: index, %i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, index>
+    %v = sparse_iter.load %X[%j, %i] : !sparse_iter.buffer<2, index>
+    %s = arith.addi %v, %acc : index
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, index>
+  }
+  return
+}
+func.func @f8_column_sums(%x: memref<?xf8E4M3FN>, %y: memref<?xf8E4M3FN>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%J, %I] : memref<?xf8E4M3FN> -> !sparse_iter.buffer<2, f8E4M3FN>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf8E4M3FN> -> !sparse_iter.buffer<1, f8E4M3FN>
+  sparse_iter.iterate "f8sum" [%J, %I] "RS" body {
+  ^bb0(%j: index, %i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f8E4M3FN>
+    %v = sparse_iter.load %X[%j, %i] : !sparse_iter.buffer<2, f8E4M3FN>
+    %s = arith.addf %acc, %v : f8E4M3FN
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f8E4M3FN>
+  }
+  return
+}
+
+// -----
+
 // Blocks cannot share a maximum: the reduction loop stays sequential (on
 // the host) and the spatial loop inside it becomes the blocks, a launch
 // per position.
