@@ -221,7 +221,8 @@ parseAxisList(OpAsmParser &parser,
               [&] { return parser.parseOperand(axes.emplace_back()); }))
         return failure();
       sizes.push_back(axes.size() - before);
-      anyFused = true;
+      // `fuse(%I)` alone groups nothing, and prints as `%I`.
+      anyFused |= sizes.back() > 1;
       return success();
     }
     sizes.push_back(1);

@@ -117,14 +117,15 @@ impl<'c: 'a, 'a> IterationInfo<'c, 'a> {
             .unwrap_or_default();
         let groups =
             op.attribute("fuse_groups").ok().and_then(|attribute| DenseI64ArrayAttribute::try_from(attribute).ok());
-        let fused = groups.is_some();
-        let group_sizes = match groups {
+        let group_sizes: Vec<usize> = match groups {
             Some(groups) => (0..groups.len())
                 .filter_map(|index| groups.element(index).ok())
                 .map(|size| size.max(0) as usize)
                 .collect(),
             None => vec![1; axes.len()],
         };
+        // `fuse(%I)` alone groups nothing.
+        let fused = group_sizes.iter().any(|&size| size > 1);
         let has_init = op.region(0).ok().and_then(|r| r.first_block()).is_some();
         Self { label: Self::label_of(&op).unwrap_or_default(), axes, kinds, group_sizes, fused, has_init }
     }

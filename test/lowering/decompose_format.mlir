@@ -2,6 +2,7 @@
 // RUN: sptir-opt %examples/decompose_hyb.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=HYB
 // RUN: sptir-opt %examples/decompose_hyb.mlir -p 'builtin.module(decompose-format,sptir-to-stage3)' | FileCheck %s --check-prefix=LOWERED
 // RUN: sptir-opt %S/Inputs/two_sources.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=TWO
+// RUN: sed 's/\[%I, %J, %K\] "SRS"/[fuse(%I), %J, %K] "SRS"/' %examples/decompose_bsr.mlir | sptir-opt - -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=BSR
 
 // The rule is consumed; a copy fills the blocks from A at the inverse
 // coordinate, zero where that lies outside A (partial blocks).

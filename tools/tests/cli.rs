@@ -848,4 +848,32 @@ func.func @c() {
     let wrong_pattern = source.replace("[a-z]+", "[0-9]+").replace("  // expected-note@above {{never matched}}\n", "");
     let output = opt(&["--split-input-file", "--verify-diagnostics", "-"], &wrong_pattern);
     fails_with(&output, "unexpected error");
+    // A diagnostic in another file does not meet an annotation at its line
+    // number here.
+    let elsewhere = "func.func @f() {\n  func.return\n}\n\n// expected-error@+1 {{enclosing function}}\nfunc.func @g() -> i32 {\n  func.return loc(\"other.mlir\":5:3)\n}\n";
+    let output = opt(&["--verify-diagnostics", "-"], elsewhere);
+    fails_with(&output, "other.mlir:5:3: error: unexpected error");
+    fails_with(&output, "<stdin>:5:4: error: expected error \"enclosing function\" was not produced");
+    // Text that mentions an annotation is not one.
+    let prose =
+        "// This file is expected-error free.\nfunc.func @f() attributes {note = \"expected-error\"} {\n  return\n}\n";
+    let output = opt(&["--verify-diagnostics", "-"], prose);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn opt_keeps_each_chunk_in_its_place() {
+    // A chunk that fails leaves an empty place between markers.
+    let source = "func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  return %x : i32\n}\n// -----\nfunc.func @c() {\n  return\n}\n";
+    let output = opt(&["--split-input-file", "-"], source);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success());
+    assert_eq!(stdout.matches("// -----").count(), 2, "{stdout}");
+    let chunks: Vec<&str> = stdout.split("// -----\n").collect();
+    assert!(chunks[0].contains("@a") && chunks[1].trim().is_empty() && chunks[2].contains("@c"), "{stdout}");
+    // sptir-to-cpu-stage3 stops before LLVM: unregistered ops stay, as in
+    // sptir-to-stage3.
+    let unregistered = "func.func @f() {\n  \"foo.bar\"() : () -> ()\n  return\n}\n";
+    let output = opt(&["-", "--allow-unregistered-dialect", "-p", "builtin.module(sptir-to-cpu-stage3)"], unregistered);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
