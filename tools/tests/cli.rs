@@ -862,6 +862,18 @@ func.func @c() {
 }
 
 #[test]
+fn opt_reads_text_that_is_not_utf8() {
+    let path = std::env::temp_dir().join(format!("sptir-cli-{}-latin1.mlir", std::process::id()));
+    std::fs::write(&path, b"// caf\xe9\nfunc.func @f() {\n  return\n}\n").expect("write");
+    let output = opt(&[path.to_str().expect("path")], "");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let bytecode = temp_file("module.mlirbc", "ML\u{ef}R");
+    // A file that is bytecode is named so, not "not valid UTF-8".
+    std::fs::write(&bytecode, b"ML\xefR\x00").expect("write");
+    fails_with(&opt(&[&bytecode], ""), "is MLIR bytecode; sptir-opt reads MLIR text");
+}
+
+#[test]
 fn opt_keeps_each_chunk_in_its_place() {
     // A chunk that fails leaves an empty place between markers.
     let source = "func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  return %x : i32\n}\n// -----\nfunc.func @c() {\n  return\n}\n";

@@ -82,16 +82,26 @@ fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
     let args = Args::parse();
-    let mut source = String::new();
+    let mut bytes = Vec::new();
     let read = if args.input == "-" {
-        std::io::stdin().read_to_string(&mut source).map(|_| ())
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
     } else {
-        std::fs::read_to_string(&args.input).map(|text| source = text)
+        std::fs::read(&args.input).map(|data| bytes = data)
     };
     if let Err(error) = read {
         eprintln!("sptir-opt: cannot read '{}': {error}", args.input);
         return ExitCode::FAILURE;
     }
+    if bytes.starts_with(b"ML\xefR") {
+        eprintln!(
+            "sptir-opt: '{}' is MLIR bytecode; sptir-opt reads MLIR text (mlir-opt prints bytecode as text)",
+            args.input
+        );
+        return ExitCode::FAILURE;
+    }
+    // Bytes that are not UTF-8 (a Latin-1 comment, as mlir-opt reads it)
+    // become U+FFFD; only a string attribute holding one would change.
+    let source = String::from_utf8_lossy(&bytes).into_owned();
     let file = if args.input == "-" { "<stdin>" } else { args.input.as_str() };
     let options = OptOptions {
         pipeline: if args.sptir_to_stage3 {
