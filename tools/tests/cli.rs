@@ -384,6 +384,14 @@ fn opt_round_trips_stdin_and_writes_output_files() {
     assert!(output.status.success());
     let printed = std::fs::read_to_string(&output_path).expect("output written");
     assert!(printed.contains("sparse_iter.dense_fixed %arg0"), "{printed}");
+    // A failed run leaves no output file, as in mlir-opt; /dev/null stays.
+    let output = opt(&["-o", &output_path.display().to_string(), "-"], "func.func @f() {\n  return %x : i32\n}\n");
+    assert!(!output.status.success());
+    assert!(!output_path.exists(), "a failed run left {}", output_path.display());
+    assert!(!opt(&["-o", "/dev/null", "-"], "func.func @f() {\n  return %x : i32\n}\n").status.success());
+    assert!(std::path::Path::new("/dev/null").exists());
+    // An unwritable output is found before the work.
+    fails_with(&opt(&["-o", "/nonexistent/out.mlir", "-"], source), "cannot write '/nonexistent/out.mlir'");
 }
 
 #[test]

@@ -128,6 +128,18 @@ fn main() -> ExitCode {
     // has freed, and glibc notices only when an exiting thread returns its
     // allocation cache, aborting with the diagnostics unprinted. The
     // process ends with main instead.
+    // An output file that cannot be written is found before the work, as
+    // mlir-opt finds it.
+    let mut output_file = None;
+    if args.output != "-" {
+        match std::fs::File::create(&args.output) {
+            Ok(opened) => output_file = Some(opened),
+            Err(error) => {
+                eprintln!("sptir-opt: cannot write '{}': {error}", args.output);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let file = file.to_string();
     let (sender, receiver) = std::sync::mpsc::channel();
     let outcome = std::thread::Builder::new()
@@ -148,10 +160,15 @@ fn main() -> ExitCode {
         }
     };
     eprint!("{}", outcome.errors);
-    let written = if args.output == "-" {
-        std::io::stdout().write_all(outcome.output.as_bytes())
-    } else {
-        std::fs::write(&args.output, &outcome.output)
+    let written = match output_file {
+        None => std::io::stdout().write_all(outcome.output.as_bytes()),
+        Some(mut opened) if outcome.success => opened.write_all(outcome.output.as_bytes()),
+        // As mlir-opt, a failed run leaves no output file (but a device
+        // such as /dev/null stays).
+        Some(_) => match std::fs::metadata(&args.output) {
+            Ok(metadata) if metadata.is_file() => std::fs::remove_file(&args.output),
+            _ => Ok(()),
+        },
     };
     if let Err(error) = written {
         eprintln!("sptir-opt: cannot write '{}': {error}", args.output);
