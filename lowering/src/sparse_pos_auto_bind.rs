@@ -28,7 +28,7 @@ use melior::ir::{
     operation::{
         OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
     },
-    RegionLike, Value,
+    RegionLike, Value, ValueLike,
 };
 
 pub const PASS: PassDef = PassDef {
@@ -156,7 +156,6 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 /// make.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
-        use melior::ir::ValueLike;
         let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
         accumulation(store).is_some() && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
     };

@@ -95,28 +95,12 @@ impl Bsr {
         Ok(())
     }
 
-    /// How many blocks [`Bsr::from_csr`] stores for `csr`, counted without
-    /// building them, so that what their values take (`blocks * b * b`
+    /// How many blocks [`Bsr::from_csr`] stores for `csr`, counted before
+    /// their values are built, so that what those take (`blocks * b * b`
     /// floats) can be checked before it is allocated.
     pub fn count_blocks(csr: &Csr, block_size: usize) -> Result<usize, FormatError> {
-        let b = block_size;
-        check_block_size(b)?;
-        // seen[bc] = 1 + the last block row that touched block column bc.
-        let mut seen = vec![0usize; csr.cols().div_ceil(b)];
-        let mut blocks = 0;
-        for br in 0..csr.rows().div_ceil(b) {
-            for r in br * b..((br + 1) * b).min(csr.rows()) {
-                let (cs, _) = csr.row(r).unwrap_or((&[], &[]));
-                for &c in cs {
-                    let bc = c as usize / b;
-                    if seen[bc] != br + 1 {
-                        seen[bc] = br + 1;
-                        blocks += 1;
-                    }
-                }
-            }
-        }
-        Ok(blocks)
+        check_block_size(block_size)?;
+        Ok(block_structure(csr, block_size)?.1.len())
     }
 
     /// Groups the entries of `csr` into `b x b` blocks; every block touched by at least
@@ -125,36 +109,17 @@ impl Bsr {
         let b = block_size;
         let bb = check_block_size(b)?;
         let (rows, cols) = (csr.rows(), csr.cols());
-        let block_rows = rows.div_ceil(b);
-        let block_cols = cols.div_ceil(b);
-        let blocks = Bsr::count_blocks(csr, b)?;
-        fits_i32("number of blocks", blocks)?;
+        let (indptr, indices) = block_structure(csr, b)?;
         // Huge blocks multiply the storage; refuse before allocating rather than abort.
-        let mut values = vec![0.0f32; dense_len(&[blocks, b, b])?];
-
+        let mut values = vec![0.0f32; dense_len(&[indices.len(), b, b])?];
         // slot_of[bc] = position of block column bc in the current block row, or -1.
-        let mut slot_of = vec![-1i64; block_cols];
-        let mut indptr = Vec::with_capacity(block_rows + 1);
-        let mut indices: Vec<i32> = Vec::with_capacity(blocks);
-        indptr.push(0i32);
-        for br in 0..block_rows {
-            let row_range = br * b..((br + 1) * b).min(rows);
-            let first_block = indices.len();
-            for r in row_range.clone() {
-                let (cs, _) = csr.row(r).unwrap_or((&[], &[]));
-                for &c in cs {
-                    let bc = c as usize / b;
-                    if slot_of[bc] < 0 {
-                        slot_of[bc] = 0;
-                        indices.push(bc as i32);
-                    }
-                }
+        let mut slot_of = vec![-1i64; cols.div_ceil(b)];
+        for (br, bounds) in indptr.windows(2).enumerate() {
+            let blocks = bounds[0] as usize..bounds[1] as usize;
+            for (slot, &bc) in blocks.clone().zip(&indices[blocks.clone()]) {
+                slot_of[bc as usize] = slot as i64;
             }
-            indices[first_block..].sort_unstable();
-            for (k, &bc) in indices[first_block..].iter().enumerate() {
-                slot_of[bc as usize] = (first_block + k) as i64;
-            }
-            for r in row_range {
+            for r in br * b..((br + 1) * b).min(rows) {
                 let (cs, vs) = csr.row(r).unwrap_or((&[], &[]));
                 for (&c, &v) in cs.iter().zip(vs) {
                     let c = c as usize;
@@ -162,10 +127,9 @@ impl Bsr {
                     values[block * bb + (r % b) * b + c % b] = v;
                 }
             }
-            for &bc in &indices[first_block..] {
+            for &bc in &indices[blocks] {
                 slot_of[bc as usize] = -1;
             }
-            indptr.push(indices.len() as i32);
         }
         Ok(Bsr { rows, cols, block_size: b, indptr, indices, values })
     }
@@ -234,6 +198,35 @@ impl Bsr {
     pub fn values(&self) -> &[f32] {
         &self.values
     }
+}
+
+/// The blocks of `csr` in `b x b` blocks, before their values: for each
+/// block row, the sorted block columns its entries touch (`indptr` over
+/// block rows, `indices`).
+fn block_structure(csr: &Csr, b: usize) -> Result<(Vec<i32>, Vec<i32>), FormatError> {
+    // seen[bc] = 1 + the last block row that touched block column bc.
+    let mut seen = vec![0usize; csr.cols().div_ceil(b)];
+    let block_rows = csr.rows().div_ceil(b);
+    let mut indptr = Vec::with_capacity(block_rows + 1);
+    let mut indices: Vec<i32> = Vec::new();
+    indptr.push(0i32);
+    for br in 0..block_rows {
+        let first_block = indices.len();
+        for r in br * b..((br + 1) * b).min(csr.rows()) {
+            let (cs, _) = csr.row(r).unwrap_or((&[], &[]));
+            for &c in cs {
+                let bc = c as usize / b;
+                if seen[bc] != br + 1 {
+                    seen[bc] = br + 1;
+                    indices.push(bc as i32);
+                }
+            }
+        }
+        indices[first_block..].sort_unstable();
+        fits_i32("number of blocks", indices.len())?;
+        indptr.push(indices.len() as i32);
+    }
+    Ok((indptr, indices))
 }
 
 #[cfg(test)]
