@@ -5,6 +5,12 @@ For each op: one row per matrix and feature size with the best verified
 sptir format, its time, cuSPARSE's time, the speedup, and the effective
 bandwidth (the bytes a kernel must move at least: the sparse matrix once,
 the dense operands once, the output once) against the copy ceiling.
+
+With --sweep: lines carrying a "label" (schedules run side by side, as
+build-gpu sweeps write them) become one table per op, a column per label,
+each cell the speedup over cuSPARSE as measured by the run labelled
+"default" for that matrix and feature size (same device call, its own
+process).
 """
 import json
 import math
@@ -48,5 +54,31 @@ def main(path):
         print(f"\nGeometric-mean speedup over cuSPARSE ({len(speedups)} cases): {geomean:.2f}x")
 
 
+def sweep(path):
+    runs = [json.loads(line) for line in open(path) if line.startswith("{")]
+    for op in sorted({run["op"] for run in runs}):
+        ops = [run for run in runs if run["op"] == op]
+        labels = list(dict.fromkeys(run["label"] for run in ops))
+        baseline = {(r["matrix"], r["feat"]): r["baseline_ms"] for r in ops if "baseline_ms" in r}
+        cells = {(r["matrix"], r["feat"], r["label"]): r for r in ops}
+        print(f"\n### {op}: speedup over cuSPARSE\n")
+        print("| matrix | feat | cuSPARSE ms | " + " | ".join(labels) + " |")
+        print("|---|---|---|" + "---|" * len(labels))
+        for matrix, feat in dict.fromkeys((r["matrix"], r["feat"]) for r in ops):
+            ms = baseline.get((matrix, feat))
+            row = []
+            for label in labels:
+                run = cells.get((matrix, feat, label))
+                if run is None or ms is None:
+                    row.append("-")
+                else:
+                    mark = "" if run["verified"] else " WRONG"
+                    row.append(f"{ms / run['ms']:.2f}{mark}")
+            print(f"| {matrix} | {feat} | {ms if ms is not None else '-'} | " + " | ".join(row) + " |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/dev/stdin")
+    if sys.argv[1:2] == ["--sweep"]:
+        sweep(sys.argv[2] if len(sys.argv) > 2 else "/dev/stdin")
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else "/dev/stdin")

@@ -162,12 +162,14 @@ impl RowSpmm {
         }
     }
 
-    /// A schedule that suits `feat` features without measuring: 16-byte
-    /// vectors where the features divide into them, up to a warp per row,
-    /// and about 128 threads a block.
+    /// The default for `feat` features: 16-byte vectors where the
+    /// features divide into them, enough threads a row to cover the
+    /// features in one step (up to 128), and about 128 threads a block.
+    /// On the H100 (docs/perf.md, session 23) covering 512 features with
+    /// 128 threads beat four steps of a warp, which re-walk the row.
     pub fn for_features(feat: usize) -> RowSpmm {
         let vector = if feat % 4 == 0 { 4 } else { 1 };
-        let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 32);
+        let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 128);
         RowSpmm { rows: (128 / threads).max(1), threads, vector, cache: 0 }
     }
 
@@ -271,13 +273,21 @@ impl LaneSddmm {
         Ok(())
     }
 
-    /// A schedule that suits `feat` features without measuring: 16-byte
-    /// vectors where the features divide into them, enough lanes to cover
-    /// the features once (up to a warp), 256 threads a block.
+    /// The default for `feat` features: 16-byte vectors where the
+    /// features divide into them, and few lanes a non-zero, each walking
+    /// many features, so that its loads are in flight together and fewer
+    /// shuffles join the sums. On the H100 (docs/perf.md, session 23) a
+    /// lane a non-zero was fastest up to 64 features, four lanes up to
+    /// 256 and eight at 512; a lane for every four features (the old
+    /// default) was two to four times slower.
     pub fn for_features(feat: usize) -> LaneSddmm {
         let vector = if feat % 4 == 0 { 4 } else { 1 };
-        let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 32);
-        LaneSddmm { rows: 256 / threads, threads, vector, rowwise: false }
+        let threads = match feat {
+            0..=64 => 1,
+            _ => feat.div_ceil(vector * 16).next_power_of_two().clamp(4, 32),
+        };
+        let block = if threads == 1 { 128 } else { 256 };
+        LaneSddmm { rows: block / threads, threads, vector, rowwise: false }
     }
 
     /// The candidates `--tune` tries for `feat` features: vectors that the
@@ -351,7 +361,9 @@ mod tests {
         let row = |rows, threads, vector| RowSpmm { rows, threads, vector, cache: 0 };
         assert_eq!(RowSpmm::for_features(32), row(16, 8, 4));
         assert_eq!(RowSpmm::for_features(7), row(16, 8, 1));
-        assert_eq!(RowSpmm::for_features(512), row(4, 32, 4));
+        assert_eq!(RowSpmm::for_features(128), row(4, 32, 4));
+        assert_eq!(RowSpmm::for_features(256), row(2, 64, 4));
+        assert_eq!(RowSpmm::for_features(512), row(1, 128, 4));
         assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(4, 32, 4) }));
@@ -377,9 +389,12 @@ mod tests {
             }
         }
         let lanes = |rows, threads, vector| LaneSddmm { rows, threads, vector, rowwise: false };
-        assert_eq!(LaneSddmm::for_features(32), lanes(32, 8, 4));
-        assert_eq!(LaneSddmm::for_features(7), lanes(32, 8, 1));
-        assert_eq!(LaneSddmm::for_features(512), lanes(8, 32, 4));
+        assert_eq!(LaneSddmm::for_features(32), lanes(128, 1, 4));
+        assert_eq!(LaneSddmm::for_features(7), lanes(128, 1, 1));
+        assert_eq!(LaneSddmm::for_features(128), lanes(64, 4, 4));
+        assert_eq!(LaneSddmm::for_features(256), lanes(64, 4, 4));
+        assert_eq!(LaneSddmm::for_features(512), lanes(32, 8, 4));
+        assert_eq!(LaneSddmm::for_features(1000), lanes(16, 16, 4));
         assert!(LaneSddmm::candidates(128).contains(&LaneSddmm { rowwise: true, ..lanes(4, 32, 4) }));
         assert!(lanes(4, 64, 1).check().is_err());
         assert!(lanes(64, 32, 1).check().is_err());

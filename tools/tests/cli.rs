@@ -188,6 +188,32 @@ fn bench_runs_a_kernel_that_calls_a_helper() {
     );
 }
 
+/// Each JSON line says what ran: the format's parameters and, on a GPU
+/// device, the stage I and II schedules, the defaults included (SDDMM at
+/// 32 features: a non-zero a lane, 128 to a block; at 512: eight lanes a
+/// non-zero), so that a measurement can be run again as it was.
+#[test]
+fn bench_json_names_the_configuration_that_ran() {
+    let run = |args: &[&str]| {
+        let output = bench(&[&["--matrix", "rmat:6:4:1", "--reps", "1", "--json"], args].concat());
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let lanes = run(&["--op", "sddmm", "--device", "emulate", "--feat", "32,512"]);
+    let lines: Vec<&str> = lanes.lines().collect();
+    assert_eq!(lines.len(), 2, "{lanes}");
+    assert!(lines[0].contains("\"stage1\":\"sparse-fuse{iteration=sddmm loops=0,1}\""), "{lanes}");
+    assert!(lines[0].contains("sparse-pos-split{loop=sddmm.0 factor=128}"), "{lanes}");
+    assert!(lines[1].contains("sparse-pos-split{loop=sddmm.0 factor=32}"), "{lanes}");
+    assert!(lines[1].contains("sparse-pos-split{loop=sddmm.1 factor=32}"), "{lanes}");
+    let hyb = run(&["--op", "spmm", "--format", "hyb", "--col-parts", "2", "--bucket-exp", "3", "--device", "emulate"]);
+    assert!(hyb.contains("\"col_parts\":2,\"bucket_exp\":3,\"schedule\":\"sparse-pos-split{loop=zero.1"), "{hyb}");
+    let bsr = run(&["--op", "spmm", "--format", "bsr", "--block", "2"]);
+    // The CPU path takes no schedule.
+    assert!(bsr.contains("\"reps\":1,\"block\":2}"), "{bsr}");
+    assert!(!bsr.contains("schedule"), "{bsr}");
+}
+
 /// Dot products summed by rows of lanes in warp shuffles into a buffer
 /// the program allocates (not a parameter): every lane adds to the same
 /// element of it.
@@ -598,9 +624,14 @@ fn bench_checks_sddmm_schedules() {
     let output = ptx(&["--sddmm", "4,16,4,1"]);
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8, "{text}");
-    // The default for the feature size is the same kind of schedule.
+    // The default at 64 features: a non-zero a lane, its dot product in
+    // 16-byte vectors, no shuffle; at 512, eight lanes meeting in shuffles.
     let output = ptx(&[]);
-    assert!(String::from_utf8_lossy(&output.stdout).contains("shfl.sync.bfly.b32"));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("ld.global.v4.b32") && !text.contains("shfl.sync"), "{text}");
+    let output = bench(&["--op", "sddmm", "--matrix", matrix, "--feat", "512", "--emit", "ptx"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("ld.global.v4.b32") && text.contains("shfl.sync.bfly.b32"), "{text}");
     // Row-wise at 256 features on 8 lanes of 4: the eight steps are
     // unrolled, so the lane's 8 vectors of X's row are loaded once before
     // the non-zero loop (16 vector loads: those and Y's 8 in it), one

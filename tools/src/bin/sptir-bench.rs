@@ -432,6 +432,17 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
+    // What ran, defaults included, as JSON values for the JSON line: a
+    // measurement that does not say its configuration cannot be reproduced.
+    let mut described = match format {
+        Format::Bsr => vec![("block", args.block.to_string())],
+        Format::Hyb => vec![("col_parts", args.col_parts.to_string()), ("bucket_exp", args.bucket_exp.to_string())],
+        Format::Csr | Format::Ell => vec![],
+    };
+    if args.device != Device::Cpu {
+        described.extend(stage1.iter().map(|s| ("stage1", json_string(s))));
+        described.extend(schedule.iter().map(|s| ("schedule", json_string(s))));
+    }
     let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
     // The CPU kernel stays generic: with a constant feature loop LLVM
     // unrolls it whole, and can then no longer prove that C's stores miss
@@ -555,6 +566,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             "{{\"op\":\"{}\",\"format\":\"{}\",\"matrix\":{},\"rows\":{},\"cols\":{},\"nnz\":{},\"feat\":{},\"device\":\"{}\",\"max_rel_err\":{},\"verified\":{},\"ms\":{},\"gflops\":{},\"compile_ms\":{:.1},\"reps\":{}",
             op.name(), format.name(), json_string(&name), a.rows(), a.cols(), a.nnz(), feat, device, json_number(error, format!("{error:e}")), verified, json_number(ms, format!("{ms:.4}")), json_number(gflops, format!("{gflops:.3}")), compile_ms, args.reps
         );
+        for (key, value) in &described {
+            line.push_str(&format!(",\"{key}\":{value}"));
+        }
         match &baseline {
             Some(Ok(baseline)) => line.push_str(&format!(
                 ",\"baseline\":{},\"baseline_ms\":{},\"baseline_rel_err\":{},\"speedup\":{}",
