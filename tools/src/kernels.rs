@@ -441,7 +441,9 @@ pub fn prepare_with(
                         Data::Index(n),
                         Data::Extent(feat),
                     ];
-                    for bucket in hyb.buckets() {
+                    // An empty bucket would still cost a loop nest to compile
+                    // (hyb(8, 30) has 248 buckets, most of them empty).
+                    for bucket in hyb.buckets().iter().filter(|bucket| bucket.num_rows() > 0) {
                         widths.push(bucket.width());
                         let mut rows = bucket.row_indices().to_vec();
                         rows.sort_unstable();
@@ -547,7 +549,8 @@ pub fn prepare_with(
                     let mut args =
                         vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Extent(feat)];
                     let mut pieces = Vec::new();
-                    for (index, bucket) in hyb.buckets().iter().enumerate() {
+                    let kept = hyb.buckets().iter().filter(|bucket| bucket.num_rows() > 0);
+                    for (index, bucket) in kept.enumerate() {
                         widths.push(bucket.width());
                         let width = bucket.width();
                         let mask = bucket.mask();

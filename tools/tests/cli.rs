@@ -112,7 +112,7 @@ fn bench_rejects_bad_problems_and_kernels() {
     );
     let output = bench(&["--op", "spmm", "--matrix", matrix, "--kernel", &noop, "--json", "--reps", "1"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("\"max_rel_err\":null,\"verified\":false"), "{stdout}");
+    assert!(stdout.contains("\"max_rel_err\":null,\"elem_err\":null,\"verified\":false"), "{stdout}");
     fails_with(&bench(&["--op", "spmm", "--format", "bsr", "--block", "0", "--matrix", matrix]), "bsr");
     // A kernel whose parameters do not follow the op's convention.
     let kernel = temp_file("kernel.mlir", "func.func @k(%a: memref<?xf32>) { return }\n");
@@ -186,6 +186,72 @@ fn bench_runs_a_kernel_that_calls_a_helper() {
         &bench(&["--op", "spmm", "--matrix", "rmat:6:3:2", "--kernel", &two]),
         "several functions that no other calls (@a, @b); name the kernel with --function",
     );
+}
+
+/// Four hub rows of 2000 entries make nearly all of the output's norm,
+/// so a kernel that leaves out the last (short) row passes the norm test
+/// at a loose tolerance: each element is also checked on its own scale.
+#[test]
+fn bench_fails_a_wrong_row_beside_hubs() {
+    let (n, hubs, wide) = (600, 4, 2000);
+    let mut entries: Vec<(usize, usize)> = (1..=hubs).flat_map(|h| (1..=wide).map(move |c| (h, c))).collect();
+    entries.extend((hubs + 1..=n).map(|r| (r, (r * 7) % n + 1)));
+    let mut text = format!("%%MatrixMarket matrix coordinate pattern general\n{n} {wide} {}\n", entries.len());
+    for (r, c) in &entries {
+        text.push_str(&format!("{r} {c}\n"));
+    }
+    let matrix = temp_file("hubs.mtx", &text);
+    let kernel = format!("{}/tests/inputs/spmm_drops_last_row.mlir", env!("CARGO_MANIFEST_DIR"));
+    let output = bench(&[
+        "--op",
+        "spmm",
+        "--matrix",
+        &matrix,
+        "--kernel",
+        &kernel,
+        "--feat",
+        "8",
+        "--tolerance",
+        "1e-3",
+        "--json",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    fails_with(&output, "does not match the float64 reference");
+    let line: Vec<&str> = stdout.split(',').collect();
+    let field = |key: &str| -> f64 {
+        let entry = line.iter().find(|f| f.starts_with(&format!("\"{key}\":"))).expect(key);
+        entry.split(':').nth(1).unwrap().parse().unwrap()
+    };
+    assert!(field("max_rel_err") < 1e-3 && field("elem_err") > 0.5, "{stdout}");
+    // The built-in kernel on the same matrix passes both tests.
+    let output = bench(&["--op", "spmm", "--matrix", &matrix, "--feat", "8", "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// hyb keeps only the buckets that hold rows: hyb(8, 30) has 248
+/// buckets, and a loop nest for each took over a minute to compile. Three
+/// rows of one non-zero each fill three buckets (two in column part 0,
+/// one in part 7).
+#[test]
+fn bench_compiles_only_the_hyb_buckets_that_hold_rows() {
+    let matrix =
+        temp_file("three.mtx", "%%MatrixMarket matrix coordinate real general\n8 8 3\n1 1 1.0\n2 3 2.0\n8 8 1.0\n");
+    let hyb = ["--format", "hyb", "--col-parts", "8", "--bucket-exp", "30", "--matrix", &matrix];
+    for (op, bucket) in [("spmm", "sparse_iter.iterate \"hyb"), ("sddmm", "sparse_iter.iterate \"sddmm")] {
+        let output = bench(&[&["--op", op, "--emit", "stage1"], &hyb[..]].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let stage1 = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(stage1.matches(bucket).count(), 3, "{op}: {stage1}");
+        for device in ["cpu", "emulate"] {
+            let output = bench(&[&["--op", op, "--device", device, "--reps", "1", "--json"], &hyb[..]].concat());
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(stdout.contains("\"verified\":true"), "{op} {device}: {stdout}");
+        }
+    }
+    // No non-zeros, no buckets: the output is still zeroed.
+    let empty = temp_file("none.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 0\n");
+    let output = bench(&["--op", "spmm", "--format", "hyb", "--matrix", &empty, "--device", "emulate", "--json"]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"verified\":true"));
 }
 
 /// Each JSON line says what ran: the format's parameters and, on a GPU
