@@ -196,7 +196,8 @@ fn excerpt(text: &str) -> String {
 
 fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> {
     let bad = || MtxError::BadBanner { line, found: excerpt(text) };
-    let tokens: Vec<&str> = text.split_whitespace().collect();
+    // Editors on Windows may start the file with a byte-order mark.
+    let tokens: Vec<&str> = text.strip_prefix('\u{feff}').unwrap_or(text).split_whitespace().collect();
     if tokens.len() != 5 || tokens[0] != "%%MatrixMarket" {
         return Err(bad());
     }
@@ -270,7 +271,13 @@ fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> 
         Field::Pattern => Ok(1.0),
         Field::Integer => token.parse::<i64>().map(|v| v as f32).map_err(|_| not_numeric()),
         Field::Real => {
-            let value = token.parse::<f64>().map(|v| v as f32).map_err(|_| not_numeric())?;
+            // Fortran writes exponents with D (1.5D+03), as some
+            // collections' files still do.
+            let value = token
+                .parse::<f64>()
+                .or_else(|_| token.replace(['D', 'd'], "E").parse::<f64>())
+                .map(|v| v as f32)
+                .map_err(|_| not_numeric())?;
             // "nan", "inf" and 1e400 parse, but are no matrix entries.
             value.is_finite().then_some(value).ok_or_else(|| MtxError::NotFinite { line, token: excerpt(token) })
         }
@@ -546,6 +553,18 @@ mod tests {
     fn pattern_duplicates_stay_one() {
         let a = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n1 2\n2 1\n").unwrap();
         assert_eq!(a.values(), &[1.0, 1.0]);
+    }
+
+    /// A byte-order mark before the banner, and Fortran's D exponents.
+    #[test]
+    fn reads_what_windows_editors_and_fortran_write() {
+        let a =
+            parse("\u{feff}%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.5D+01\n2 2 -2.5d-1\n").unwrap();
+        assert_eq!(a.values(), &[15.0, -0.25]);
+        assert!(matches!(
+            parse("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1.5Q2\n"),
+            Err(MtxError::NotNumeric { .. })
+        ));
     }
 
     #[test]
