@@ -24,6 +24,6 @@ pub use formats::{Bsr, Coo, Csc, Csf, Csr, Dcsr, Ell, FormatError, Hyb, HybBucke
 pub use load::{load_matrix, LoadError};
 pub use mtx::{parse_matrix_market, read_matrix_market, MtxError};
 pub use random::{random_dense, randomize_values, SplitMix64};
-pub use reference::{relative_error, ErrorSums, ELEMENT_TOLERANCE};
+pub use reference::{relative_error, ErrorSums};
 pub use rmat::{RmatError, RmatSpec};
 pub use shape::ShapeError;

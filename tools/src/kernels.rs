@@ -441,9 +441,7 @@ pub fn prepare_with(
                         Data::Index(n),
                         Data::Extent(feat),
                     ];
-                    // An empty bucket would still cost a loop nest to compile
-                    // (hyb(8, 30) has 248 buckets, most of them empty).
-                    for bucket in hyb.buckets().iter().filter(|bucket| bucket.num_rows() > 0) {
+                    for bucket in hyb.filled_buckets() {
                         widths.push(bucket.width());
                         let mut rows = bucket.row_indices().to_vec();
                         rows.sort_unstable();
@@ -549,8 +547,7 @@ pub fn prepare_with(
                     let mut args =
                         vec![Data::Values(x), Data::Values(y), Data::Index(m), Data::Index(n), Data::Extent(feat)];
                     let mut pieces = Vec::new();
-                    let kept = hyb.buckets().iter().filter(|bucket| bucket.num_rows() > 0);
-                    for (index, bucket) in kept.enumerate() {
+                    for (index, bucket) in hyb.filled_buckets().enumerate() {
                         widths.push(bucket.width());
                         let width = bucket.width();
                         let mask = bucket.mask();

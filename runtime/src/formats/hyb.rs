@@ -328,6 +328,11 @@ impl Hyb {
     pub fn buckets(&self) -> &[HybBucket] {
         &self.buckets
     }
+    /// The buckets that hold rows, partition-major: what a kernel needs a
+    /// loop nest for (hyb(8, 30) has 248 buckets, most of them empty).
+    pub fn filled_buckets(&self) -> impl Iterator<Item = &HybBucket> {
+        self.buckets.iter().filter(|bucket| bucket.num_rows() > 0)
+    }
     /// Slots over all buckets, padding included (compare with nnz for the padding cost).
     pub fn stored_slots(&self) -> usize {
         self.buckets.iter().map(|b| b.values.len()).sum()
