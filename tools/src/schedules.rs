@@ -17,13 +17,20 @@
 /// the chunk. Several rows a block each have their own tile, and only a
 /// row's threads meet between copy and walk: inside one warp (THREADS
 /// dividing 32) or at a named barrier of the row's whole warps (THREADS a
-/// multiple of 32, at most 15 rows).
+/// multiple of 32, at most 15 rows). With `slice` > 0, the features are
+/// cut into slices of `slice` on blockIdx.y, each block walking its rows
+/// for one slice: the blocks of a slice run together and gather only that
+/// slice of B's rows, which fits in L2 where the whole of B may not
+/// (169,343 rows of 512 features are 347 MB; a 32-feature slice is 22 MB
+/// against the H100's 50 MB), at the cost of reading the rows' columns
+/// and values once a slice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSpmm {
     pub rows: usize,
     pub threads: usize,
     pub vector: usize,
     pub cache: usize,
+    pub slice: usize,
 }
 
 impl RowSpmm {
@@ -31,14 +38,18 @@ impl RowSpmm {
     /// compiled for `feat` features if known.
     pub fn passes(&self, label: &str, feat: Option<usize>) -> String {
         let mut passes = Vec::new();
-        for features in [format!("{label}.2"), format!("{label}.init.1")] {
-            self.features(&mut passes, &features);
+        let nonzeros = format!("{label}.1");
+        let features = self.slices(&mut passes, &format!("{label}.2"), Some(&nonzeros));
+        let zeroing = self.slices(&mut passes, &format!("{label}.init.1"), None);
+        for features in [&features, &zeroing] {
+            self.features(&mut passes, features);
         }
-        passes.push(self.chunks(&format!("{label}.2.o"), &format!("{label}.1"), feat));
+        let feat = self.slice_features(feat);
+        passes.push(self.chunks(&format!("{features}.o"), &nonzeros, feat));
         // The zeroing chunks too, so that each sum can start from the zero
         // stored to its element instead of loading it back.
         if passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll")) {
-            passes.push(format!("sparse-pos-unroll{{loop={label}.init.1.o}}"));
+            passes.push(format!("sparse-pos-unroll{{loop={zeroing}.o}}"));
         }
         if self.cache > 0 {
             let chunk = format!("{label}.1");
@@ -93,6 +104,9 @@ impl RowSpmm {
                 sptir_lowering::sparse_pos_cache_read::MAX_TRIP
             ));
         }
+        if self.slice > 0 && !self.slice.is_multiple_of(self.vector) {
+            return Err(format!("SLICE must be a multiple of VECTOR (a vector must not cross slices), got {self:?}"));
+        }
         if self.cache > 0 && !self.cache.is_multiple_of(self.threads) {
             return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self:?}"));
         }
@@ -127,12 +141,16 @@ impl RowSpmm {
     /// The schedule caches nothing (`cache` is ignored).
     pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
         let mut passes = Vec::new();
-        self.features(&mut passes, "zero.1");
+        let zeroing = self.slices(&mut passes, "zero.1", None);
+        self.features(&mut passes, &zeroing);
         self.rows(&mut passes, "zero.0", false);
+        let feat = self.slice_features(feat);
         for (bucket, width) in widths.iter().enumerate() {
             let label = format!("hyb{bucket}");
-            self.features(&mut passes, &format!("{label}.3"));
-            passes.push(self.chunks(&format!("{label}.3.o"), &format!("{label}.2"), feat));
+            let nonzeros = format!("{label}.2");
+            let features = self.slices(&mut passes, &format!("{label}.3"), Some(&nonzeros));
+            self.features(&mut passes, &features);
+            passes.push(self.chunks(&format!("{features}.o"), &nonzeros, feat));
             let copies = |w: usize| w * self.chunk_count(feat).filter(|&c| c <= Self::MAX_UNROLLED_CHUNKS).unwrap_or(1);
             if width.is_some_and(|w| (2..=Self::MAX_UNROLLED_WIDTH).contains(&w) && copies(w) <= 64) {
                 passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
@@ -144,6 +162,29 @@ impl RowSpmm {
 
     /// The widest hyb bucket whose non-zero loop is unrolled.
     pub const MAX_UNROLLED_WIDTH: usize = 16;
+
+    /// With slices, loop `features` split into slices on blockIdx.y, moved
+    /// out of the non-zero loop `nonzeros` (if it is inside one) so that a
+    /// block walks its rows once; returns the loop left to the lanes.
+    fn slices(&self, passes: &mut Vec<String>, features: &str, nonzeros: Option<&str>) -> String {
+        if self.slice == 0 {
+            return features.to_string();
+        }
+        passes.push(format!("sparse-pos-split{{loop={features} factor={}}}", self.slice));
+        if let Some(nonzeros) = nonzeros {
+            passes.push(format!("sparse-pos-reorder{{loops={features}.o,{nonzeros}}}"));
+        }
+        passes.push(format!("sparse-pos-bind{{loop={features}.o to=blockIdx.y}}"));
+        format!("{features}.i")
+    }
+
+    /// The features a block walks: a slice's, or all of them.
+    fn slice_features(&self, feat: Option<usize>) -> Option<usize> {
+        match self.slice {
+            0 => feat,
+            slice => Some(feat.map_or(slice, |f| f.min(slice))),
+        }
+    }
 
     /// Features in chunks of `threads * vector`, lanes on threadIdx.x.
     fn features(&self, passes: &mut Vec<String>, features: &str) {
@@ -170,7 +211,7 @@ impl RowSpmm {
     pub fn for_features(feat: usize) -> RowSpmm {
         let vector = if feat % 4 == 0 { 4 } else { 1 };
         let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 128);
-        RowSpmm { rows: (128 / threads).max(1), threads, vector, cache: 0 }
+        RowSpmm { rows: (128 / threads).max(1), threads, vector, ..RowSpmm::default() }
     }
 
     /// The candidates `--tune` tries for `feat` features: vectors that the
@@ -190,20 +231,27 @@ impl RowSpmm {
                 for rows in [1, 2, 4, 8, 16] {
                     let block = threads * rows;
                     if (64..=512).contains(&block) || (rows == 1 && block < 64) {
-                        list.push(RowSpmm { rows, threads, vector, cache: 0 });
+                        list.push(RowSpmm { rows, threads, vector, ..RowSpmm::default() });
                     }
                 }
                 // Non-zeros through shared memory: a row a block, or rows
                 // of a warp each.
+                let cached = |rows| RowSpmm { rows, threads, vector, cache: threads, slice: 0 };
                 if threads >= 32 {
-                    list.push(RowSpmm { rows: 1, threads, vector, cache: threads });
+                    list.push(cached(1));
                 }
                 match threads {
-                    32 => list.extend([4, 8].map(|rows| RowSpmm { rows, threads, vector, cache: threads })),
-                    64 => list.extend([2, 4].map(|rows| RowSpmm { rows, threads, vector, cache: threads })),
+                    32 => list.extend([4, 8].map(cached)),
+                    64 => list.extend([2, 4].map(cached)),
                     _ => {}
                 }
             }
+        }
+        // Slices of B that fit in L2 where the whole may not: a slice's
+        // features in one step, 128 threads a block.
+        for slice in [32, 64, 128].into_iter().filter(|&s| s < feat && feat % 4 == 0) {
+            let threads = slice / 4;
+            list.push(RowSpmm { rows: 128 / threads, threads, vector: 4, cache: 0, slice });
         }
         list
     }
@@ -358,7 +406,7 @@ mod tests {
                 assert_eq!(feat % c.vector, 0, "{c:?}");
             }
         }
-        let row = |rows, threads, vector| RowSpmm { rows, threads, vector, cache: 0 };
+        let row = |rows, threads, vector| RowSpmm { rows, threads, vector, ..RowSpmm::default() };
         assert_eq!(RowSpmm::for_features(32), row(16, 8, 4));
         assert_eq!(RowSpmm::for_features(7), row(16, 8, 1));
         assert_eq!(RowSpmm::for_features(128), row(4, 32, 4));

@@ -650,6 +650,17 @@ fn bench_checks_row_spmm_schedules() {
     // Two barriers a chunk, in each version of the feature loop (16-byte
     // vectors where aligned, scalars elsewhere).
     assert_eq!(text.matches("bar.sync").count(), 4, "{text}");
+    // Feature slices on blockIdx.y: one step of 8 lanes a slice, so the
+    // aligned version keeps one 16-byte sum in registers and stores C
+    // once (LLVM unrolls the non-zero loop by two: three B loads).
+    fails_with(&ptx(&["--row-spmm", "4,8,4,0,6"]), "SLICE must be a multiple of VECTOR");
+    fails_with(&ptx(&["--row-spmm", "4,8,4,0,32,1"]), "expected ROWS,THREADS,VECTOR[,CACHE[,SLICE]]");
+    let output = ptx(&["--row-spmm", "4,8,4,0,32"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("%ctaid.y"), "{text}");
+    assert_eq!(text.matches("ld.global.v4.b32").count(), 3, "{text}");
+    assert_eq!(text.matches("st.global.v4.b32").count(), 1, "{text}");
 }
 
 #[test]

@@ -110,7 +110,7 @@ fn cached_rows_verify_on_the_gpu() {
         for feat in [7, 32, 128] {
             let each = [(1, 32, 1, 32), (4, 32, 4, 32), (8, 8, 1, 16), (3, 4, 1, 8), (3, 64, 2, 64), (4, 128, 1, 128)];
             for (rows, threads, vector, cache) in each {
-                let schedule = RowSpmm { rows, threads, vector, cache };
+                let schedule = RowSpmm { rows, threads, vector, cache, slice: 0 };
                 let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
                 let context = create_context();
                 let mut module = problem.program(&context);

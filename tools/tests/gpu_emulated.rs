@@ -243,9 +243,38 @@ fn vectorized_row_spmm() {
     for a in matrices() {
         for feat in [5, 8, 12, 64, 130] {
             for (rows, threads, vector) in [(1, 4, 4), (2, 2, 2), (4, 8, 1), (1, 32, 4), (3, 2, 4)] {
-                let schedule = RowSpmm { rows, threads, vector, cache: 0 };
+                let schedule = RowSpmm { rows, threads, vector, ..RowSpmm::default() };
                 check_row_spmm(schedule, Format::Csr, "csrmm", &a, feat);
                 check_row_spmm(schedule, Format::Ell, "ellmm", &a, feat);
+            }
+        }
+    }
+}
+
+/// Row SpMM with its features cut into slices on blockIdx.y: slices that
+/// the features fill or not (the last one partial), slices of one or
+/// several chunks, with non-zeros through shared memory, and in hyb, whose
+/// buckets then fuse into one launch of several slices.
+#[test]
+fn sliced_row_spmm() {
+    use sptir_tools::schedules::RowSpmm;
+    for a in matrices() {
+        for feat in [5, 12, 40] {
+            for (rows, threads, vector, cache, slice) in
+                [(2, 2, 4, 0, 8), (1, 4, 1, 0, 2), (3, 2, 2, 0, 12), (2, 4, 1, 4, 4), (1, 8, 4, 8, 32)]
+            {
+                let schedule = RowSpmm { rows, threads, vector, cache, slice };
+                check_row_spmm(schedule, Format::Csr, "csrmm", &a, feat);
+                check_row_spmm(schedule, Format::Ell, "ellmm", &a, feat);
+                if cache > 0 {
+                    continue;
+                }
+                let layout = Layout { col_parts: 2, bucket_exponent: 2, ..Layout::default() };
+                let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 17).unwrap();
+                let known: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
+                let specialized = schedule.hyb_passes(&known, Some(feat));
+                let generic = schedule.hyb_passes(&vec![None; known.len()], None);
+                check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
             }
         }
     }
@@ -415,7 +444,7 @@ fn fused_hyb_row_spmm() {
                     let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 17).unwrap();
                     // Compiled for its bucket widths, the kernel unrolls
                     // the narrow buckets' non-zero loops.
-                    let schedule = RowSpmm { rows, threads, vector, cache: 0 };
+                    let schedule = RowSpmm { rows, threads, vector, ..RowSpmm::default() };
                     let widths: Vec<usize> = problem.bucket_widths().to_vec();
                     let generic = schedule.hyb_passes(&vec![None; widths.len()], None);
                     let known: Vec<Option<usize>> = widths.iter().copied().map(Some).collect();
@@ -451,7 +480,7 @@ fn shared_memory_row_spmm() {
                 (3, 64, 2, 64),
             ];
             for (rows, threads, vector, cache) in each {
-                let schedule = RowSpmm { rows, threads, vector, cache };
+                let schedule = RowSpmm { rows, threads, vector, cache, slice: 0 };
                 for (format, label) in [(Format::Csr, "csrmm"), (Format::Ell, "ellmm")] {
                     check_row_spmm(schedule, format, label, &a, feat);
                 }

@@ -124,12 +124,15 @@ struct Args {
     schedule: Option<String>,
     /// Row-wise SpMM schedule (csr, ell, hyb) for the GPU: rows per block on
     /// threadIdx.y, threads per row on threadIdx.x, features per thread
-    /// per step (1, 2 or 4: vector loads), as ROWS,THREADS,VECTOR[,CACHE]:
-    /// CACHE > 0 (csr, ell; a multiple of THREADS; with ROWS > 1, THREADS
-    /// dividing 32, or a multiple of 32 with ROWS at most 15) stages each
-    /// row's non-zeros through shared memory
-    /// CACHE at a time, a tile for each row. Without it
-    /// (and without --schedule) the GPU uses one chosen from --feat.
+    /// per step (1, 2 or 4: vector loads), as
+    /// ROWS,THREADS,VECTOR[,CACHE[,SLICE]]: CACHE > 0 (csr, ell; a multiple
+    /// of THREADS; with ROWS > 1, THREADS dividing 32, or a multiple of 32
+    /// with ROWS at most 15) stages each row's non-zeros through shared
+    /// memory CACHE at a time, a tile for each row; SLICE > 0 (a multiple of
+    /// VECTOR) cuts the features into slices of SLICE on blockIdx.y, so that
+    /// the blocks running together gather one slice of B's rows (it may fit
+    /// in L2 where B does not). Without it (and without --schedule) the GPU
+    /// uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
     /// SDDMM schedule (csr) for the GPU with each dot product on lanes of
@@ -609,9 +612,10 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
 /// The row-wise SpMM schedule that `--row-spmm` (or `row_spmm=`) values name.
 fn row_spmm_schedule(values: &[usize]) -> Result<RowSpmm, String> {
     let schedule = match values[..] {
-        [rows, threads, vector] => RowSpmm { rows, threads, vector, cache: 0 },
-        [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache },
-        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,CACHE], got {values:?}")),
+        [rows, threads, vector] => RowSpmm { rows, threads, vector, ..RowSpmm::default() },
+        [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache, slice: 0 },
+        [rows, threads, vector, cache, slice] => RowSpmm { rows, threads, vector, cache, slice },
+        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,CACHE[,SLICE]], got {values:?}")),
     };
     schedule.check().map(|()| schedule)
 }
@@ -749,10 +753,10 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     if args.device == Device::Cuda {
         match args.op {
             OpArg::Spmm => {
-                for RowSpmm { rows, threads, vector, cache } in RowSpmm::candidates(feat) {
+                for RowSpmm { rows, threads, vector, cache, slice } in RowSpmm::candidates(feat) {
                     list.push(Args {
                         format: FormatArg::Csr,
-                        row_spmm: Some(vec![rows, threads, vector, cache]),
+                        row_spmm: Some(vec![rows, threads, vector, cache, slice]),
                         ..base.clone()
                     });
                 }
@@ -826,7 +830,9 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
     }
     // hyb takes the best row schedule without its shared-memory cache.
     let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone()).map(|mut r| {
-        r.truncate(3);
+        if let Some(cache) = r.get_mut(3) {
+            *cache = 0;
+        }
         r
     });
     if let (Device::Cuda, OpArg::Spmm, Some(row_spmm)) = (args.device, args.op, row_spmm) {
