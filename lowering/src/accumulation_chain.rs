@@ -16,7 +16,7 @@ use melior::{
     ir::{
         attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
         block::{BlockArgument, BlockLike},
-        operation::{OperationLike, OperationRef, OperationResult},
+        operation::{OperationLike, OperationRef},
         r#type::TypeLike,
         RegionLike, Type, Value, ValueLike,
     },
@@ -80,7 +80,7 @@ pub fn split_accumulation<'c>(
     let lanes = vector_lanes(sum.r#type());
     let element_type = scalar_type(sum.r#type());
     // `init + v` directly (nothing promoted) is just `v`.
-    let direct = OperationResult::try_from(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
+    let direct = crate::ir_query::op_result(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
     let direct = match direct {
         Some(add) if matches!(op_name(&add).as_str(), "arith.addf" | "arith.addi") && use_count(sum) == 1 => {
             match (add.operand(0).map(detach), add.operand(1).map(detach)) {
@@ -153,7 +153,7 @@ fn find_init<'c>(
     value: Value<'c, 'c>,
     is_init: &dyn Fn(&OperationRef<'_, '_>) -> bool,
 ) -> Option<OperationRef<'c, 'c>> {
-    let defined = OperationResult::try_from(value).ok()?;
+    let defined = crate::ir_query::op_result(value).ok()?;
     let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
     match op_name(&owner).as_str() {
         _ if is_init(&owner) => Some(owner),
@@ -190,7 +190,7 @@ impl<'c> Chain<'c> {
         if value == base {
             return true;
         }
-        let Ok(defined) = OperationResult::try_from(value) else { return false };
+        let Ok(defined) = crate::ir_query::op_result(value) else { return false };
         let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
         self.ops.push(owner);
         let number = defined.result_number();

@@ -2,7 +2,7 @@
 //! axis value, from the `sparse_iter` op that defines it.
 
 use melior::ir::{
-    operation::{OperationLike, OperationRef, OperationResult},
+    operation::{OperationLike, OperationRef},
     Value, ValueLike,
 };
 
@@ -50,7 +50,7 @@ pub fn detach<'c>(value: Value<'c, '_>) -> Value<'c, 'c> {
 impl<'c> Axis<'c> {
     /// `None` when `value` is not defined by an axis op.
     pub fn read(value: Value<'c, '_>) -> Option<Self> {
-        let op = OperationResult::try_from(value).ok()?.owner();
+        let op = crate::ir_query::op_result(value).ok()?.owner();
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         let name = op.name();
         let kind = match name.as_string_ref().as_str().ok()? {

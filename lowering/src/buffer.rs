@@ -2,7 +2,7 @@
 
 use crate::axis::detach;
 use melior::ir::{
-    operation::{OperationLike, OperationRef, OperationResult},
+    operation::{OperationLike, OperationRef},
     Attribute, Type, Value, ValueLike,
 };
 
@@ -27,7 +27,7 @@ pub struct BufferDef<'c> {
 impl<'c> BufferDef<'c> {
     /// `None` when `buffer` is not defined by a buffer op.
     pub fn read(buffer: Value<'c, '_>) -> Option<Self> {
-        let op = OperationResult::try_from(buffer).ok()?.owner();
+        let op = crate::ir_query::op_result(buffer).ok()?.owner();
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         let (element_rank, element) = sptir_dialects::buffer_type_info(buffer.r#type())?;
         let _ = element_rank;

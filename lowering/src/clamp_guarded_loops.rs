@@ -29,7 +29,7 @@ use melior::{
     dialect::arith,
     ir::{
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
         RegionLike, Value,
     },
     Context,
@@ -145,7 +145,7 @@ fn sum_terms<'c>(
 }
 
 fn defining<'c>(value: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let result = OperationResult::try_from(value).ok()?;
+    let result = crate::ir_query::op_result(value).ok()?;
     Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
 }
 

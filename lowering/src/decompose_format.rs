@@ -28,9 +28,7 @@ use melior::{
     ir::{
         attribute::{Attribute, AttributeLike, DenseI64ArrayAttribute, StringAttribute},
         block::BlockLike,
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         Block, Location, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -274,7 +272,7 @@ fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, '
 /// Whether `value` is zero wherever `source`'s value read in the body is:
 /// that value, or a product with it.
 fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
-    let Ok(op) = OperationResult::try_from(value).map(|r| r.owner()) else { return false };
+    let Ok(op) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
     match op_name(&op).as_str() {
         "sparse_iter.load" => op.operand(0).is_ok_and(|buffer| buffer == source),
         "arith.mulf" | "arith.muli" if depth < 64 => op.operands().any(|factor| vanishes(factor, source, depth + 1)),

@@ -178,13 +178,13 @@ fn guard_function<'c>(
 fn memory_name(memref: Value<'_, '_>, entry: Option<BlockRef<'_, '_>>, parameters: usize) -> String {
     let r#type = memref.r#type();
     let root = view_root(memref);
-    if let Ok(argument) = melior::ir::block::BlockArgument::try_from(root) {
+    if let Ok(argument) = crate::ir_query::block_argument(root) {
         if entry.is_some_and(|e| e == argument.owner()) && argument.argument_number() < parameters {
             return format!("parameter #{} ({type})", argument.argument_number(), type = r#type);
         }
         return format!("block argument #{} ({})", argument.argument_number(), r#type);
     }
-    match melior::ir::operation::OperationResult::try_from(root) {
+    match crate::ir_query::op_result(root) {
         Ok(result) => {
             let owner = result.owner();
             let made = position(owner.location()).map(|p| format!(" at {p}")).unwrap_or_default();

@@ -95,7 +95,7 @@ fn invariant_slice<'c>(value: Value<'c, 'c>, loop_op: OperationRef<'c, 'c>) -> O
         if defined_outside(value, loop_op) {
             continue;
         }
-        let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+        let result = crate::ir_query::op_result(value).ok()?;
         let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
         if definer.block()? != body || !speculatable(&definer) {
             return None;

@@ -103,7 +103,7 @@ impl<'c> Builder<'c> {
     /// unsigned difference that a split or fused trip count would divide.
     pub fn trip(&self, lower: Value<'c, '_>, upper: Value<'c, '_>) -> Value<'c, 'c> {
         // A count this made already (a padded grid loop's span from 0).
-        let counted = melior::ir::operation::OperationResult::try_from(upper).is_ok_and(|result| {
+        let counted = crate::ir_query::op_result(upper).is_ok_and(|result| {
             let owner = result.owner();
             owner.name().as_string_ref().as_str() == Ok("arith.maxsi")
                 && owner.operand(1).ok().and_then(crate::ir_query::constant_index) == Some(0)
@@ -347,7 +347,7 @@ pub fn hoist_before(value: Value<'_, '_>, op: OperationRef<'_, '_>) {
     if crate::ir_query::defined_outside(value, op) {
         return;
     }
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return };
+    let Ok(result) = crate::ir_query::op_result(value) else { return };
     let owner = result.owner();
     for operand in owner.operands() {
         hoist_before(detach(operand), op);

@@ -9,7 +9,7 @@ use melior::ir::{
 
 /// The attribute of the `arith.constant` that defines `value`, if one does.
 pub fn constant_of<'c>(value: Value<'c, '_>) -> Option<melior::ir::Attribute<'c>> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let result = op_result(value).ok()?;
     let owner = result.owner();
     (owner.name().as_string_ref().as_str() == Ok("arith.constant")).then(|| owner.attribute("value").ok()).flatten()
 }
@@ -35,7 +35,7 @@ fn evaluate(value: Value<'_, '_>, depth: usize) -> Option<i64> {
     if depth > 16 {
         return None;
     }
-    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    let owner = op_result(value).ok()?.owner();
     let operand = |n| owner.operand(n).ok().and_then(|v| evaluate(v, depth + 1));
     let unsigned = |n| operand(n).filter(|&v| v >= 0);
     match op_name(&owner).as_str() {
@@ -83,7 +83,7 @@ fn linear_terms(
     if let Some(constant) = constant_index(value) {
         return constant.checked_mul(scale);
     }
-    let owner = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
+    let owner = op_result(value).ok().map(|r| r.owner());
     let kind = owner.as_ref().map(op_name).unwrap_or_default();
     let operand = |n| owner.as_ref().and_then(|o| o.operand(n).ok());
     let factor = |n| operand(n).and_then(constant_index);
@@ -121,9 +121,9 @@ pub fn op_name(op: &OperationRef<'_, '_>) -> String {
 /// region holds the block it is an argument of, is neither `op` nor nested
 /// in it. Walks up from the definition, not through `op`.
 pub fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let definer: Option<OperationRef> = if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+    let definer: Option<OperationRef> = if let Ok(result) = op_result(value) {
         Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
-    } else if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+    } else if let Ok(argument) = block_argument(value) {
         argument.owner().parent_operation().map(|parent| unsafe { OperationRef::from_raw(parent.to_raw()) })
     } else {
         None
@@ -204,13 +204,14 @@ pub fn thread_dependent(value: Value<'_, '_>) -> bool {
 /// [`thread_dependent`] decides it.
 pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) -> bool {
     let mut pending = vec![crate::axis::detach(value)];
-    let mut seen = Vec::new();
+    // Unrolled sums are chains of hundreds of values: a list would make
+    // each query quadratic in them.
+    let mut seen = std::collections::HashSet::new();
     while let Some(value) = pending.pop() {
-        if seen.contains(&value) {
+        if !seen.insert(value.to_raw().ptr) {
             continue;
         }
-        seen.push(value);
-        if let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) {
+        if let Ok(argument) = block_argument(value) {
             let Some(parent) = argument.owner().parent_operation() else { continue };
             let name = op_name(&parent);
             let number = argument.argument_number();
@@ -223,7 +224,7 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
             } else if name != "func.func" {
                 return true;
             }
-        } else if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+        } else if let Ok(result) = op_result(value) {
             // Arithmetic and reads give every thread the same value for the
             // same operands; anything else (an atomic's old value, say) may
             // not.
@@ -357,12 +358,12 @@ fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(Operati
     };
     let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
     let place = &operands[1..];
-    let combined = melior::ir::operation::OperationResult::try_from(operands[0]).ok()?.owner();
+    let combined = op_result(operands[0]).ok()?.owner();
     if !combines.contains(&op_name(&combined).as_str()) {
         return None;
     }
     let load_here = |v: Value<'c, 'c>| {
-        let load = melior::ir::operation::OperationResult::try_from(v).ok()?.owner();
+        let load = op_result(v).ok()?.owner();
         let load: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(load.to_raw()) };
         (op_name(&load) == load_name && load.operands().map(crate::axis::detach).collect::<Vec<_>>() == place)
             .then_some(load)
@@ -507,7 +508,7 @@ pub fn root_memref(value: Value<'_, '_>) -> usize {
 pub fn views<'c>(value: Value<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
     let mut views = Vec::new();
     let mut value = crate::axis::detach(value);
-    while let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+    while let Ok(result) = op_result(value) {
         let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
         let view = owner.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name));
         match owner.operand(0) {
@@ -623,7 +624,7 @@ pub fn computable_before(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool
     if defined_outside(value, op) {
         return true;
     }
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let Ok(result) = op_result(value) else { return false };
     let owner = result.owner();
     let name = op_name(&owner);
     let divides = name.contains("div") || name.contains("rem");
@@ -661,7 +662,7 @@ pub fn computed_through<'c>(value: Value<'c, 'c>, mut wanted: impl FnMut(Operati
         if !seen.insert(value.to_raw().ptr) {
             continue;
         }
-        let Ok(defined) = melior::ir::operation::OperationResult::try_from(value) else { continue };
+        let Ok(defined) = op_result(value) else { continue };
         let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
         if wanted(owner) {
             return true;
@@ -689,4 +690,24 @@ pub fn label_choices(labels: impl IntoIterator<Item = String>, none: &str) -> St
         list.push(format!("and {} more", seen.len() - SHOWN));
     }
     format!("; the labels are {}", list.join(", "))
+}
+
+/// `OperationResult::try_from` without melior's error, which prints the
+/// value (a block argument's whole op, regions and all) into its message:
+/// asked of every value in a walk over unrolled kernels, that printing took
+/// most of the compile time.
+pub fn op_result<'c, 'a>(value: Value<'c, 'a>) -> Result<melior::ir::operation::OperationResult<'c, 'a>, ()> {
+    match value.is_operation_result() {
+        true => melior::ir::operation::OperationResult::try_from(value).map_err(|_| ()),
+        false => Err(()),
+    }
+}
+
+/// `BlockArgument::try_from` without melior's error, which prints the
+/// value's defining op (an `scf.if` with both its branches, say).
+pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Result<melior::ir::block::BlockArgument<'c, 'a>, ()> {
+    match value.is_block_argument() {
+        true => melior::ir::block::BlockArgument::try_from(value).map_err(|_| ()),
+        false => Err(()),
+    }
 }

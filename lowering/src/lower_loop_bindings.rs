@@ -34,9 +34,7 @@ use melior::{
     ir::{
         attribute::{Attribute, DenseI32ArrayAttribute, IntegerAttribute, StringAttribute},
         block::BlockLike,
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::{IntegerType, MemRefType, ShapedTypeLike},
         Block, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -385,7 +383,7 @@ fn reads_memory(value: Value<'_, '_>, memory: usize, depth: usize) -> bool {
     if depth > 32 {
         return true;
     }
-    match OperationResult::try_from(value) {
+    match crate::ir_query::op_result(value) {
         Ok(result) => {
             let owner = result.owner();
             let name = op_name(&owner);
@@ -396,7 +394,7 @@ fn reads_memory(value: Value<'_, '_>, memory: usize, depth: usize) -> bool {
             }
             owner.region_count() > 0 || owner.operands().any(|v| reads_memory(detach(v), memory, depth + 1))
         }
-        Err(_) => melior::ir::block::BlockArgument::try_from(value).map_or(true, |a| a.argument_number() > 0),
+        Err(_) => crate::ir_query::block_argument(value).map_or(true, |a| a.argument_number() > 0),
     }
 }
 
@@ -449,7 +447,7 @@ fn shared_tiles<'c>(outer: OperationRef<'c, 'c>) -> Result<Vec<OperationRef<'c, 
     let mut tiles: Vec<OperationRef<'c, 'c>> = Vec::new();
     outer.walk(WalkOrder::PreOrder, |op| {
         for operand in op.operands() {
-            let Ok(result) = OperationResult::try_from(operand) else { continue };
+            let Ok(result) = crate::ir_query::op_result(operand) else { continue };
             let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
             if op_name(&owner) == "memref.alloca" && owner.has_attribute(SHARED) && !tiles.contains(&owner) {
                 tiles.push(owner);
@@ -602,7 +600,7 @@ fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribu
     let across_blocks = binding(&op).is_some_and(|dimension| dimension < 3);
     let own = |store: OperationRef<'c, 'c>| {
         let Ok(memory) = store.operand(1).map(|m| view_root(detach(m))) else { return false };
-        let private = OperationResult::try_from(memory)
+        let private = crate::ir_query::op_result(memory)
             .map(|r| r.owner())
             .is_ok_and(|alloca| op_name(&alloca) == "memref.alloca" && !alloca.has_attribute(SHARED));
         let space = MemRefType::try_from(memory.r#type()).ok().and_then(|r#type| r#type.memory_space());

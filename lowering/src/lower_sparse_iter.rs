@@ -28,9 +28,7 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::IntegerType,
         Attribute, Location, RegionLike, Value, ValueLike,
     },
@@ -440,7 +438,7 @@ impl<'c> Lowering<'c> {
         let location = store.location();
         let operands: Vec<Value<'c, 'c>> = store.operands().map(detach).collect();
         let (sum, buffer, coordinates) = (operands[0], operands[1], &operands[2..]);
-        let add = OperationResult::try_from(sum).map_err(|_| emit_error(location, "internal: accumulation"))?.owner();
+        let add = crate::ir_query::op_result(sum).map_err(|_| emit_error(location, "internal: accumulation"))?.owner();
         let add: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(add.to_raw()) };
         let (builder, def, positions, all_found) = self.place(store, buffer, coordinates, env)?;
         let old = detach(load.result(0).map_err(|_| emit_error(location, "internal: load result"))?.into());
@@ -705,7 +703,7 @@ fn default_value<'c>(
 /// to the store).
 fn guardable_accumulation<'c>(store: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
     let (load, _) = accumulation(store)?;
-    let add = OperationResult::try_from(detach(store.operand(0).ok()?)).ok()?.owner();
+    let add = crate::ir_query::op_result(detach(store.operand(0).ok()?)).ok()?.owner();
     let block = store.block()?;
     let same_block = |op: &OperationRef| op.block().map(|b| b.to_raw().ptr) == Some(block.to_raw().ptr);
     let single_use = |op: &OperationRef| op.result(0).is_ok_and(|r| use_count(detach(r.into())) == 1);

@@ -85,7 +85,7 @@ fn is_version(op: OperationRef<'_, '_>) -> bool {
 
 /// The values `condition` is the conjunction of (through `arith.andi`).
 fn conjuncts<'c>(condition: Value<'c, 'c>, found: &mut Vec<Value<'c, 'c>>) {
-    if let Ok(result) = melior::ir::operation::OperationResult::try_from(condition) {
+    if let Ok(result) = crate::ir_query::op_result(condition) {
         let owner = result.owner();
         if op_name(&owner) == "arith.andi" {
             for operand in owner.operands() {

@@ -29,8 +29,8 @@ use crate::{
 use melior::{
     dialect::arith,
     ir::{
-        block::{BlockArgument, BlockLike},
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
         RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -137,7 +137,7 @@ fn launch_root<'c>(op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
 
 /// The op defining `value`, if an op does.
 fn defining<'c>(value: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let result = OperationResult::try_from(value).ok()?;
+    let result = crate::ir_query::op_result(value).ok()?;
     Some(unsafe { OperationRef::from_raw(result.owner().to_raw()) })
 }
 
@@ -211,7 +211,7 @@ impl<'c> Ranges<'c> {
             return None;
         }
         // A loop's position lies in its bounds.
-        if let Ok(argument) = BlockArgument::try_from(value) {
+        if let Ok(argument) = crate::ir_query::block_argument(value) {
             let parent = argument.owner().parent_operation()?;
             let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(parent.to_raw()) };
             if op_name(&parent) != FOR || argument.argument_number() != 0 {

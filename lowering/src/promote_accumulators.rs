@@ -41,9 +41,7 @@ use melior::{
     dialect::scf,
     ir::{
         block::{BlockLike, BlockRef},
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::TypeLike,
         Block, Region, RegionLike, Value, ValueLike,
     },
@@ -258,7 +256,7 @@ fn lift_out_of_lane_guards<'c>(context: &'c Context, store: OperationRef<'c, 'c>
     for &(guard, taken) in guards.iter().rev() {
         next_value = yield_through(context, guard, taken, next_value, old)?;
     }
-    let last_if = OperationResult::try_from(next_value).ok()?.owner();
+    let last_if = crate::ir_query::op_result(next_value).ok()?.owner();
     let after = last_if.next_in_block().and_then(|n| Builder::before(context, n))?.at(location);
     let lifted = after.insert_clone(store);
     unsafe { OperationRefMut::from_raw(lifted.to_raw()) }.set_operand(0, next_value);
@@ -382,7 +380,7 @@ fn split_tail(guard: OperationRef<'_, '_>, loop_op: OperationRef<'_, '_>) -> boo
     let Some(induction) = loop_op.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.argument(0).ok()) else {
         return false;
     };
-    let Some(test) = guard.operand(0).ok().and_then(|c| OperationResult::try_from(c).ok()).map(|r| r.owner()) else {
+    let Some(test) = guard.operand(0).ok().and_then(|c| crate::ir_query::op_result(c).ok()).map(|r| r.owner()) else {
         return false;
     };
     guard.has_attribute(SPLIT_GUARD)

@@ -25,9 +25,7 @@ use crate::sparse_pos_ops::{bound_loops, carried_conflict, find_store, loop_kind
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
-    operation::{
-        OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-    },
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
     RegionLike, Value, ValueLike,
 };
 
@@ -572,7 +570,7 @@ fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threa
 fn fills_tile(top: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     top.walk(WalkOrder::PreOrder, |op| {
-        let tile = op.operand(1).ok().and_then(|m| OperationResult::try_from(m).ok()).map(|r| r.owner());
+        let tile = op.operand(1).ok().and_then(|m| crate::ir_query::op_result(m).ok()).map(|r| r.owner());
         if op.name().as_string_ref().as_str() == Ok("memref.store") && tile.is_none_or(|tile| !encloses(top, tile)) {
             found = true;
             return WalkResult::Interrupt;

@@ -202,7 +202,7 @@ fn most_trips(op: OperationRef<'_, '_>) -> Option<i64> {
         return Some(trip);
     }
     let lower = constant_index(op.operand(0).ok()?)?;
-    let result = melior::ir::operation::OperationResult::try_from(op.operand(1).ok()?).ok()?;
+    let result = crate::ir_query::op_result(op.operand(1).ok()?).ok()?;
     let min = result.owner();
     // Unsigned, like the copy's guard `p < ub`.
     if op_name(&min) != "arith.minui" {
@@ -283,7 +283,7 @@ fn computable<'c>(value: Value<'c, 'c>, op: OperationRef<'c, 'c>, position: Valu
     if defined_outside(value, op) {
         return true;
     }
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(value) else { return false };
+    let Ok(result) = crate::ir_query::op_result(value) else { return false };
     let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
     // The copy computes indices outside the guards that protected them.
     speculatable(&definer) && definer.operands().all(|v| computable(detach(v), op, position, depends))
@@ -335,7 +335,7 @@ fn clone_slice<'c>(
         return value;
     }
     // `computable` checked that what is left is an op result.
-    let result = melior::ir::operation::OperationResult::try_from(value).expect("computable value");
+    let result = crate::ir_query::op_result(value).expect("computable value");
     let definer: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
     let operands: Vec<Value<'c, 'c>> = definer.operands().map(detach).collect();
     let copied: Vec<Value<'c, 'c>> = operands.iter().map(|&o| clone_slice(builder, op, o, clones)).collect();

@@ -160,7 +160,7 @@ pub fn constant_trip(op: OperationRef<'_, '_>) -> Option<i64> {
 /// unrolling and vectorizing need.
 pub fn constant_trip_advice(op: OperationRef<'_, '_>) -> &'static str {
     // A clamped split's inner loop runs `minui(factor, left)` positions.
-    let upper = op.operand(1).ok().and_then(|bound| melior::ir::operation::OperationResult::try_from(bound).ok());
+    let upper = op.operand(1).ok().and_then(|bound| crate::ir_query::op_result(bound).ok());
     match upper.map(|bound| op_name(&bound.owner())) {
         Some(name) if name == "arith.minui" => {
             "it is the inner loop of a clamp=true split, which runs min(factor, what is left) positions: split \
@@ -488,7 +488,7 @@ fn determined_by<'c>(value: Value<'c, 'c>, keys: &[Value<'c, 'c>], varying: &[Va
         if varying.iter().all(|&p| !crate::ir_query::depends_on(value, p)) {
             continue;
         }
-        match melior::ir::operation::OperationResult::try_from(value) {
+        match crate::ir_query::op_result(value) {
             Ok(result) if result.owner().region_count() == 0 => {
                 pending.extend(result.owner().operands().map(detach));
             }
@@ -504,7 +504,7 @@ fn at_most(value: Value<'_, '_>) -> Option<i64> {
     if let Some(known) = crate::ir_query::evaluate_index(value) {
         return Some(known);
     }
-    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    let owner = crate::ir_query::op_result(value).ok()?.owner();
     if op_name(&owner) != "arith.minui" {
         return None;
     }
@@ -528,14 +528,14 @@ fn stride<'c>(
         return Some((0, 0));
     }
     if varying.contains(&value) {
-        let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
+        let argument = crate::ir_query::block_argument(value).ok()?;
         let block = argument.owner();
         let owner = block.parent_operation()?;
         let lower = owner.operand(0).ok().and_then(crate::ir_query::evaluate_index)?;
         let upper = owner.operand(1).ok().and_then(at_most)?;
         return Some((0, upper.checked_sub(lower)?.checked_sub(1)?.max(0)));
     }
-    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    let owner = crate::ir_query::op_result(value).ok()?.owner();
     let (x, y) = (detach(owner.operand(0).ok()?), detach(owner.operand(1).ok()?));
     let inner = |v| if depth < 16 { stride(v, position, varying, keys, depth + 1) } else { None };
     match op_name(&owner).as_str() {

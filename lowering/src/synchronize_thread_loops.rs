@@ -34,10 +34,8 @@ use melior::{
     dialect::ods::gpu,
     ir::{
         attribute::{Attribute, StringAttribute},
-        block::{BlockArgument, BlockLike},
-        operation::{
-            OperationLike, OperationMutLike, OperationRef, OperationRefMut, OperationResult, WalkOrder, WalkResult,
-        },
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::TypeLike,
         RegionLike, Value, ValueLike,
     },
@@ -145,7 +143,7 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
                 continue;
             };
             if let Some(&(memory, pair)) = conflicts.iter().find(|&&(memory, _)| thread_private(outer, memory)) {
-                let allocation = OperationResult::try_from(memory).map(|r| op_name(&r.owner())).unwrap_or_default();
+                let allocation = crate::ir_query::op_result(memory).map(|r| op_name(&r.owner())).unwrap_or_default();
                 return Err(emit_error(
                     second.location(),
                     format!(
@@ -231,7 +229,7 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
 
 /// Whether `memory` is allocated inside `unit`.
 fn allocated_inside(memory: Value<'_, '_>, unit: OperationRef<'_, '_>) -> bool {
-    OperationResult::try_from(memory).is_ok_and(|result| encloses(unit, result.owner()))
+    crate::ir_query::op_result(memory).is_ok_and(|result| encloses(unit, result.owner()))
 }
 
 /// Whether `memory` is each thread's own: allocated inside the launch
@@ -239,7 +237,7 @@ fn allocated_inside(memory: Value<'_, '_>, unit: OperationRef<'_, '_>) -> bool {
 /// the program gives one copy to all positions, the GPU one to each
 /// thread: they agree only where no position reads another's elements.
 fn thread_private(outer: OperationRef<'_, '_>, memory: Value<'_, '_>) -> bool {
-    OperationResult::try_from(memory).is_ok_and(|result| {
+    crate::ir_query::op_result(memory).is_ok_and(|result| {
         let allocation = result.owner();
         matches!(op_name(&allocation).as_str(), "memref.alloca" | "memref.alloc")
             && !allocation.has_attribute(SHARED)
@@ -251,7 +249,7 @@ fn thread_private(outer: OperationRef<'_, '_>, memory: Value<'_, '_>) -> bool {
 fn touches_tile(op: OperationRef<'_, '_>) -> bool {
     op.operands().any(|v| {
         v.r#type().is_mem_ref()
-            && OperationResult::try_from(view_root(v)).is_ok_and(|tile| tile.owner().has_attribute(SHARED))
+            && crate::ir_query::op_result(view_root(v)).is_ok_and(|tile| tile.owner().has_attribute(SHARED))
     })
 }
 
@@ -259,7 +257,7 @@ fn touches_tile(op: OperationRef<'_, '_>) -> bool {
 /// threadIdx.y or z: a tile whose every access is inside the loop and
 /// indexed first by its position.
 fn row_private(memory: Value<'_, '_>, row: OperationRef<'_, '_>) -> bool {
-    let Ok(tile) = OperationResult::try_from(memory) else { return false };
+    let Ok(tile) = crate::ir_query::op_result(memory) else { return false };
     let position = row.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.argument(0).ok());
     let Some(position) = position.map(Value::from) else { return false };
     matches!(binding(&row), Some(4 | 5))
@@ -355,7 +353,7 @@ fn same(a: Value<'_, '_>, b: Value<'_, '_>, depth: usize) -> bool {
     if depth > 32 || a.r#type() != b.r#type() {
         return false;
     }
-    match (OperationResult::try_from(a), OperationResult::try_from(b)) {
+    match (crate::ir_query::op_result(a), crate::ir_query::op_result(b)) {
         (Ok(x), Ok(y)) => {
             let (p, q) = (x.owner(), y.owner());
             x.result_number() == y.result_number()
@@ -368,7 +366,9 @@ fn same(a: Value<'_, '_>, b: Value<'_, '_>, depth: usize) -> bool {
                 && p.operands().zip(q.operands()).all(|(u, v)| same(u, v, depth + 1))
         }
         (Err(_), Err(_)) => {
-            let (Ok(x), Ok(y)) = (BlockArgument::try_from(a), BlockArgument::try_from(b)) else { return false };
+            let (Ok(x), Ok(y)) = (crate::ir_query::block_argument(a), crate::ir_query::block_argument(b)) else {
+                return false;
+            };
             let (Some(p), Some(q)) = (x.owner().parent_operation(), y.owner().parent_operation()) else {
                 return false;
             };

@@ -533,7 +533,7 @@ impl<'c> Vectorizer<'c> {
             }
             return Ok(());
         }
-        let definer = melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner());
+        let definer = crate::ir_query::op_result(value).ok().map(|r| r.owner());
         let Some(definer) = definer else {
             leaves.push(value);
             return Ok(());
@@ -601,11 +601,8 @@ const ELEMENTWISE: &[&str] = &[
 /// for the induction variable of a loop from 0 to `ceildiv(bound, F)` by 1:
 /// the first position of a split's chunk.
 fn chunk_in_range(base: Value<'_, '_>, bound: Value<'_, '_>) -> bool {
-    let owner = |v: Value| {
-        melior::ir::operation::OperationResult::try_from(v)
-            .ok()
-            .map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })
-    };
+    let owner =
+        |v: Value| crate::ir_query::op_result(v).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
     let (iv, factor) = match owner(base) {
         Some(mul) if op_name(&mul) == "arith.muli" => {
             let (Ok(a), Ok(b)) = (mul.operand(0), mul.operand(1)) else { return false };
@@ -619,7 +616,7 @@ fn chunk_in_range(base: Value<'_, '_>, bound: Value<'_, '_>) -> bool {
         Some(_) => return false,
         None => (detach(base), 1),
     };
-    let Ok(argument) = melior::ir::block::BlockArgument::try_from(iv) else { return false };
+    let Ok(argument) = crate::ir_query::block_argument(iv) else { return false };
     let Some(parent) = argument.owner().parent_operation() else { return false };
     if argument.argument_number() != 0 || op_name(&parent) != "scf.for" {
         return false;
@@ -655,9 +652,9 @@ fn element_bits(element: Type<'_>) -> Option<i64> {
 
 /// How many ops enclose the definition of `value`.
 fn depth(value: Value<'_, '_>) -> usize {
-    let mut block = match melior::ir::operation::OperationResult::try_from(value) {
+    let mut block = match crate::ir_query::op_result(value) {
         Ok(result) => result.owner().block(),
-        Err(_) => melior::ir::block::BlockArgument::try_from(value)
+        Err(_) => crate::ir_query::block_argument(value)
             .ok()
             .map(|a| unsafe { melior::ir::BlockRef::from_raw(a.owner().to_raw()) }),
     };

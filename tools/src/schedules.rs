@@ -307,6 +307,39 @@ impl LaneSddmm {
     /// The most feature steps unrolled: each keeps a vector of X live.
     pub const MAX_UNROLLED_STEPS: usize = 8;
 
+    /// The pass list for `programs::hyb_sddmm` with one bucket for each of
+    /// `widths` (loops `sddmmB.1` bucket rows, `sddmmB.2` a row's slots,
+    /// `sddmmB.3` features): `rows` bucket rows a block on threadIdx.y,
+    /// each walking its slots with its dot products on `threads` lanes.
+    /// A bucket row is at most as long as the widest bucket, so, unlike
+    /// row-wise CSR, no row holds up its block; its features of X, the same
+    /// for each of its slots, stay in registers, and it finds its row in
+    /// the bucket's row list instead of by a binary search (with buckets of
+    /// width 1 only, `hyb(1, 0)`, that list is COO's row array). A bucket
+    /// whose width the kernel is compiled for has its slot loop unrolled
+    /// where its copies of the feature steps number at most 64. `rowwise`
+    /// is ignored: every bucket is row-wise.
+    pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
+        let mut passes = Vec::new();
+        let steps = feat.map(|f| f.div_ceil(self.threads * self.vector));
+        for (bucket, width) in widths.iter().enumerate() {
+            let label = format!("sddmm{bucket}");
+            features_on_lanes(&mut passes, &format!("{label}.3"), self.threads, self.vector, " shuffle=true");
+            let unrolled_steps = steps.filter(|s| (2..=Self::MAX_UNROLLED_STEPS).contains(s));
+            if unrolled_steps.is_some() {
+                passes.push(format!("sparse-pos-unroll{{loop={label}.3.o}}"));
+            }
+            let copies = |w: usize| w * unrolled_steps.unwrap_or(1);
+            if width.is_some_and(|w| (2..=RowSpmm::MAX_UNROLLED_WIDTH).contains(&w) && copies(w) <= 64) {
+                passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
+            }
+            passes.push(format!("sparse-pos-split{{loop={label}.1 factor={}}}", self.rows));
+            passes.push(format!("sparse-pos-bind{{loop={label}.1.o to=blockIdx.x}}"));
+            passes.push(format!("sparse-pos-bind{{loop={label}.1.i to=threadIdx.y}}"));
+        }
+        passes.join(",")
+    }
+
     /// Why this schedule cannot be built, if it cannot.
     pub fn check(&self) -> Result<(), String> {
         if !sptir_lowering::ir_query::LANE_CLUSTERS.contains(&(self.threads as i64))

@@ -675,7 +675,17 @@ fn bench_checks_sddmm_schedules() {
     fails_with(&ptx(&["--sddmm", "8,64,1"]), "THREADS must be 1, 2, 4, 8, 16 or 32");
     fails_with(&ptx(&["--sddmm", "8,8"]), "expected ROWS,THREADS,VECTOR");
     fails_with(&ptx(&["--sddmm", "8,8,4,2"]), "ROWWISE 0 or 1");
-    fails_with(&ptx(&["--format", "ell", "--sddmm", "8,8,4"]), "applies to sddmm in csr");
+    fails_with(&ptx(&["--format", "ell", "--sddmm", "8,8,4"]), "applies to sddmm in csr or hyb");
+    fails_with(&ptx(&["--format", "hyb", "--sddmm", "8,8,4,1"]), "ROWWISE applies to csr");
+    // hyb's buckets (widths 1, 2, 4) in one launch, each bucket row on 4
+    // lanes: its slots unrolled, two butterfly steps a slot, in both
+    // alignment versions (7 slots, 28 shuffles), no atomics.
+    let output = ptx(&["--format", "hyb", "--bucket-exp", "2", "--sddmm", "8,4,4"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.matches(".entry").count(), 1, "{text}");
+    assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 28, "{text}");
+    assert!(text.contains("ld.global.v4.b32") && !text.contains("atom."), "{text}");
     // 16 lanes a non-zero in 16-byte vectors: four butterfly steps in the
     // vector version and four in the scalar one (aligned or not at run
     // time), no atomics.

@@ -430,6 +430,31 @@ fn unrolled_chunks() {
     }
 }
 
+/// hyb SDDMM with each bucket row's dot products on lanes: one lane a
+/// slot (no shuffle), or several joined by warp shuffles, in vectors or
+/// not, the slot loop unrolled where the kernel knows the bucket widths;
+/// COO (buckets of width 1 only), column partitions, long rows split.
+#[test]
+fn lane_hyb_sddmm() {
+    use sptir_tools::schedules::LaneSddmm;
+    for a in matrices() {
+        for (col_parts, bucket_exponent) in [(1, 0), (2, 1), (1, 4)] {
+            for feat in [5, 8, 64] {
+                for (rows, threads, vector) in [(8, 1, 4), (4, 4, 1), (2, 8, 2), (3, 32, 4)] {
+                    let layout = Layout { col_parts, bucket_exponent, ..Layout::default() };
+                    let mut problem = prepare(Op::Sddmm, Format::Hyb, &a, feat, layout, 17).unwrap();
+                    let schedule = LaneSddmm { rows, threads, vector, rowwise: false };
+                    let widths: Vec<usize> = problem.bucket_widths().to_vec();
+                    let generic = schedule.hyb_passes(&vec![None; widths.len()], None);
+                    let known: Vec<Option<usize>> = widths.iter().copied().map(Some).collect();
+                    let specialized = schedule.hyb_passes(&known, Some(feat));
+                    check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
+                }
+            }
+        }
+    }
+}
+
 /// hyb SpMM under row schedules: every bucket adds to C atomically from
 /// registers, and the buckets run as one fused launch, whatever the
 /// column partitions and bucket widths (long rows split across ELL rows).

@@ -135,14 +135,16 @@ struct Args {
     /// uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
-    /// SDDMM schedule (csr) for the GPU with each dot product on lanes of
-    /// threadIdx.x: non-zeros per block on threadIdx.y, lanes per non-zero
-    /// (1 to 32, a power of two; their partial sums meet in a warp
+    /// SDDMM schedule (csr, hyb) for the GPU with each dot product on lanes
+    /// of threadIdx.x: non-zeros per block on threadIdx.y, lanes per
+    /// non-zero (1 to 32, a power of two; their partial sums meet in a warp
     /// shuffle), features per lane per step (1, 2 or 4: vector loads), as
-    /// ROWS,THREADS,VECTOR[,ROWWISE]: ROWWISE 1 puts rows on threadIdx.y
-    /// instead, each walking its non-zeros (no binary search for the row).
-    /// Without it (and without --schedule) the GPU uses a non-zero-parallel
-    /// one chosen from --feat.
+    /// ROWS,THREADS,VECTOR[,ROWWISE]: ROWWISE 1 (csr) puts rows on
+    /// threadIdx.y instead, each walking its non-zeros (no binary search
+    /// for the row). In hyb, ROWS counts bucket rows, each walking its
+    /// slots with its features of X in registers. Without it (and without
+    /// --schedule) the GPU uses a non-zero-parallel one chosen from --feat
+    /// (in hyb, the same lanes and vectors).
     #[arg(long, value_delimiter = ',')]
     sddmm: Option<Vec<usize>>,
     /// GPU architecture for --device cuda and --emit ptx (default sm_90).
@@ -412,7 +414,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     };
     let lane_sddmm = match (&args.sddmm, op, format) {
         (Some(values), _, _) => Some(lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?),
-        (None, Op::Sddmm, Format::Csr)
+        (None, Op::Sddmm, Format::Csr | Format::Hyb)
             if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
             Some(LaneSddmm::for_features(feat))
@@ -420,17 +422,18 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         (None, _, _) => None,
     };
     let known_feat = (!args.generic).then_some(feat);
+    let known_widths: Vec<Option<usize>> = widths.iter().map(|&w| (!args.generic).then_some(w)).collect();
     let row_passes = |r: RowSpmm| match format {
         Format::Ell => r.passes("ellmm", known_feat),
-        Format::Hyb => {
-            let known: Vec<Option<usize>> = widths.iter().map(|&w| (!args.generic).then_some(w)).collect();
-            r.hyb_passes(&known, known_feat)
-        }
+        Format::Hyb => r.hyb_passes(&known_widths, known_feat),
         _ => r.passes("csrmm", known_feat),
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
         (true, Op::Sddmm, Format::Csr, _, None) if lane_sddmm.is_some() => {
             (lane_sddmm.and_then(|s| s.stage1()).map(str::to_string), lane_sddmm.map(|s| s.passes(known_feat)))
+        }
+        (true, Op::Sddmm, Format::Hyb, _, None) if lane_sddmm.is_some() => {
+            (None, lane_sddmm.map(|s| s.hyb_passes(&known_widths, known_feat)))
         }
         (true, Op::Spmm, _, _, None) if row_spmm.is_some() => (args.stage1.clone(), row_spmm.map(row_passes)),
         (true, Op::Spmm, Format::Bsr, None, None) if args.kernel.is_none() && !args.generic => {
@@ -828,21 +831,25 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
         try_candidate(candidate, &mut best);
         lost()?;
     }
-    // hyb takes the best row schedule without its shared-memory cache.
-    let row_spmm = best.as_ref().and_then(|(_, winner)| winner.row_spmm.clone()).map(|mut r| {
+    // hyb takes the best row schedule without its shared-memory cache, and
+    // the best SDDMM lanes when they are not row-wise (a csr form).
+    let winner = best.as_ref().map(|(_, winner)| winner.clone());
+    let row_spmm = winner.as_ref().and_then(|w| w.row_spmm.clone()).map(|mut r| {
         if let Some(cache) = r.get_mut(3) {
             *cache = 0;
         }
         r
     });
-    if let (Device::Cuda, OpArg::Spmm, Some(row_spmm)) = (args.device, args.op, row_spmm) {
+    let sddmm = winner.and_then(|w| w.sddmm).filter(|s| s.get(3).is_none_or(|&rowwise| rowwise == 0));
+    if args.device == Device::Cuda && (row_spmm.is_some() || sddmm.is_some()) {
         for col_parts in HYB_COL_PARTS {
             for bucket_exp in HYB_BUCKET_EXPS {
                 let candidate = Args {
                     format: FormatArg::Hyb,
                     col_parts,
                     bucket_exp,
-                    row_spmm: Some(row_spmm.clone()),
+                    row_spmm: row_spmm.clone(),
+                    sddmm: sddmm.clone(),
                     ..candidate_base(args)
                 };
                 try_candidate(candidate, &mut best);
@@ -955,10 +962,15 @@ fn check_options(args: &Args) -> Result<(), String> {
         }
     }
     if let Some(values) = &args.sddmm {
-        if args.op != OpArg::Sddmm || args.format != FormatArg::Csr {
-            return Err("--sddmm applies to sddmm in csr".into());
+        if args.op != OpArg::Sddmm || ![FormatArg::Csr, FormatArg::Hyb].contains(&args.format) {
+            return Err("--sddmm applies to sddmm in csr or hyb".into());
         }
-        lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?;
+        let schedule = lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?;
+        if schedule.rowwise && args.format == FormatArg::Hyb {
+            return Err(
+                "--sddmm: ROWWISE applies to csr; hyb's buckets are always walked a bucket row at a time".into()
+            );
+        }
     }
     if args.sddmm.is_some() && args.stage1.is_some() {
         return Err("--sddmm sets the stage I schedule itself (sparse-fuse where it needs one): drop --stage1".into());
