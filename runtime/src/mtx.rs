@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use flate2::read::MultiGzDecoder;
+use flate2::bufread::GzDecoder;
 use thiserror::Error;
 
 use crate::formats::{Coo, Csr, FormatError};
@@ -25,6 +25,12 @@ pub enum MtxError {
 
     #[error("line {line}: read error: {source}")]
     Read { line: usize, source: io::Error },
+
+    #[error("the gzip data is corrupt or cut short: {source}")]
+    Gzip { source: io::Error },
+
+    #[error("line {line}: {what} {token:?} is out of range {range}")]
+    OutOfRange { line: usize, what: &'static str, token: String, range: String },
 
     #[error("line {line}: bad banner {found:?}: expected \"%%MatrixMarket matrix coordinate <field> <symmetry>\"")]
     BadBanner { line: usize, found: String },
@@ -99,7 +105,12 @@ enum Symmetry {
 /// not by the file name.
 pub fn read_matrix_market(path: impl AsRef<Path>) -> Result<Csr, MtxError> {
     let path = path.as_ref();
-    let file = File::open(path).map_err(|source| MtxError::Open { path: path.to_path_buf(), source })?;
+    let open = |source| MtxError::Open { path: path.to_path_buf(), source };
+    let file = File::open(path).map_err(open)?;
+    // Linux opens a directory for reading; its first read fails.
+    if file.metadata().map_err(open)?.is_dir() {
+        return Err(open(io::Error::new(io::ErrorKind::InvalidInput, "it is a directory, not a file")));
+    }
     parse_matrix_market(file)
 }
 
@@ -107,10 +118,61 @@ pub fn read_matrix_market(path: impl AsRef<Path>) -> Result<Csr, MtxError> {
 pub fn parse_matrix_market<R: Read>(reader: R) -> Result<Csr, MtxError> {
     let mut buffered = BufReader::new(reader);
     let head = buffered.fill_buf().map_err(|source| MtxError::Read { line: 1, source })?;
-    if head.starts_with(&[0x1f, 0x8b]) {
-        parse_text(BufReader::new(MultiGzDecoder::new(buffered)))
-    } else {
-        parse_text(buffered)
+    if !head.starts_with(&[0x1f, 0x8b]) {
+        return parse_text(buffered);
+    }
+    let mut text = BufReader::new(GzMembers { member: Some(GzDecoder::new(buffered)) });
+    let gzip = |error| match error {
+        MtxError::Read { source, .. } => MtxError::Gzip { source },
+        other => other,
+    };
+    match parse_text(&mut text).map_err(gzip) {
+        // Corrupt data decodes to garbage before the member's checksum
+        // says so at its end: the checksum's verdict explains the garbage.
+        Err(error @ (MtxError::Gzip { .. } | MtxError::OutOfMemory { .. } | MtxError::Format(_))) => Err(error),
+        Err(error) => match io::copy(&mut text, &mut io::sink()) {
+            Err(source) => Err(MtxError::Gzip { source }),
+            Ok(_) => Err(error),
+        },
+        result => result,
+    }
+}
+
+/// The text of a gzip file's members, one after another, as `gzip -d`
+/// reads them: zero bytes after the last member (tape and block padding)
+/// end the text; other bytes there are an error, not a header to parse.
+struct GzMembers<R: BufRead> {
+    member: Option<GzDecoder<R>>,
+}
+
+impl<R: BufRead> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(member) = self.member.as_mut() else { return Ok(0) };
+            let read = member.read(buf)?;
+            if read > 0 || buf.is_empty() {
+                return Ok(read);
+            }
+            let mut rest = self.member.take().map(GzDecoder::into_inner).expect("a member was being read");
+            if rest.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
+                self.member = Some(GzDecoder::new(rest));
+                continue;
+            }
+            loop {
+                let bytes = rest.fill_buf()?;
+                if bytes.is_empty() {
+                    return Ok(0);
+                }
+                if bytes.iter().any(|&b| b != 0) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "bytes after the gzip data that are neither another gzip member nor zero padding",
+                    ));
+                }
+                let used = bytes.len();
+                rest.consume(used);
+            }
+        }
     }
 }
 
@@ -241,13 +303,20 @@ fn parse_banner(line: usize, text: &str) -> Result<(Field, Symmetry), MtxError> 
 
 fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError> {
     let bad = || MtxError::BadSizeLine { line, found: excerpt(text) };
+    let range = || format!("0..={}", i32::MAX);
     let tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.len() != 3 {
         return Err(bad());
     }
     let mut parsed = [0usize; 3];
     for ((slot, token), what) in parsed.iter_mut().zip(&tokens).zip(["rows", "cols", "entries"]) {
-        let value: u64 = token.parse().map_err(|_| bad())?;
+        let value: u64 = match token.parse() {
+            Ok(value) => value,
+            Err(_) if is_digits(token) => {
+                return Err(MtxError::OutOfRange { line, what, token: excerpt(token), range: range() })
+            }
+            Err(_) => return Err(bad()),
+        };
         if value > i32::MAX as u64 {
             return Err(MtxError::TooLarge { line, what, value });
         }
@@ -257,12 +326,20 @@ fn parse_size(line: usize, text: &str) -> Result<(usize, usize, usize), MtxError
 }
 
 fn parse_index(line: usize, what: &'static str, token: &str, bound: usize) -> Result<i32, MtxError> {
-    let index: i64 = token.parse().map_err(|_| MtxError::NotNumeric { line, what, token: excerpt(token) })?;
+    let index: i64 = token.parse().map_err(|_| match is_digits(token.strip_prefix(['-', '+']).unwrap_or(token)) {
+        true => MtxError::OutOfRange { line, what, token: excerpt(token), range: format!("1..={bound}") },
+        false => MtxError::NotNumeric { line, what, token: excerpt(token) },
+    })?;
     if index < 1 || index as u64 > bound as u64 {
         return Err(MtxError::IndexOutOfRange { line, what, index, bound });
     }
     // bound <= i32::MAX was checked on the size line.
     Ok((index - 1) as i32)
+}
+
+/// A decimal integer whose only fault can be its size.
+fn is_digits(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> {
@@ -651,11 +728,54 @@ mod tests {
         let mut bytes = gzip(GENERAL);
         let n = bytes.len();
         bytes.truncate(n / 2);
-        assert!(matches!(parse_matrix_market(&bytes[..]), Err(MtxError::Read { .. })));
+        assert!(matches!(parse_matrix_market(&bytes[..]), Err(MtxError::Gzip { .. })));
         assert!(matches!(read_matrix_market("/nonexistent/dir/x.mtx"), Err(MtxError::Open { .. })));
         // Invalid UTF-8 in a value is not a number, not a panic.
         let bad = b"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 \xff\n";
         assert!(matches!(parse_matrix_market(&bad[..]), Err(MtxError::NotNumeric { line: 3, .. })));
+    }
+
+    /// As `gzip -d` reads them: members one after another, zero padding
+    /// after the last; other trailing bytes, a flipped bit anywhere (its
+    /// garbage text blamed on the checksum, not on the line it breaks) and
+    /// a directory are refused with what is wrong.
+    #[test]
+    fn gzip_members_padding_and_damage() {
+        let text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.5\n2 2 2.5\n";
+        let (head, tail) = text.split_at(text.find("1 1").unwrap());
+        let mut members = [gzip(head), gzip(tail)].concat();
+        members.extend([0u8; 40]);
+        let a = parse_matrix_market(&members[..]).unwrap();
+        assert_eq!((a.indptr(), a.values()), (&[0, 1, 2][..], &[1.5, 2.5][..]));
+        let mut trailing = gzip(text);
+        trailing.extend(b"junk");
+        let error = parse_matrix_market(&trailing[..]).unwrap_err();
+        assert!(error.to_string().contains("neither another gzip member nor zero padding"), "{error}");
+        let long: String = (0..400).map(|i| format!("{} {} 1.0\n", i % 20 + 1, i / 20 + 1)).collect();
+        let long = format!("%%MatrixMarket matrix coordinate real general\n20 20 400\n{long}");
+        for byte in [60, 90, 120] {
+            let mut flipped = gzip(&long);
+            flipped[byte] ^= 0x10;
+            let error = parse_matrix_market(&flipped[..]).unwrap_err();
+            assert!(matches!(error, MtxError::Gzip { .. }), "byte {byte}: {error}");
+        }
+        let dir = std::env::temp_dir().join(format!("sptir-runtime-dir-{}.mtx", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let error = read_matrix_market(&dir).unwrap_err();
+        assert!(error.to_string().contains("is a directory"), "{error}");
+        std::fs::remove_dir(&dir).unwrap();
+    }
+
+    #[test]
+    fn numbers_too_large_say_so() {
+        let huge = "%%MatrixMarket matrix coordinate real general\n99999999999999999999 3 1\n1 1 1\n";
+        let error = parse(huge).unwrap_err();
+        assert!(error.to_string().contains("rows \"99999999999999999999\" is out of range 0..=2147483647"), "{error}");
+        let index = "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 -99999999999999999999 1\n";
+        let error = parse(index).unwrap_err();
+        assert!(matches!(error, MtxError::OutOfRange { line: 3, what: "column", .. }), "{error}");
+        let word = "%%MatrixMarket matrix coordinate real general\n3 x 1\n";
+        assert!(matches!(parse(word), Err(MtxError::BadSizeLine { line: 2, .. })));
     }
 
     #[test]
