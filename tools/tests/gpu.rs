@@ -249,3 +249,57 @@ fn out_of_bounds_accesses_are_counted_on_the_gpu() {
     }
     println!("out-of-bounds accesses counted on the GPU");
 }
+
+/// Compiles `problem` for its extents under the stage II `schedule` to
+/// PTX (which needs no GPU) and, where there is one, runs it with the
+/// output poisoned and checks it.
+fn check_schedule(name: &str, problem: &mut sptir_tools::kernels::Prepared, schedule: &str, feat: usize) {
+    let context = create_context();
+    let mut module = problem.program(&context);
+    let specialize = specialization(problem.function, &problem.extents());
+    let pipeline =
+        format!("builtin.module({specialize},lower-sparse-iter,{schedule},sparse-pos-auto-bind,sptir-stage2-to-gpu)");
+    run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{name} [{pipeline}]: {e}"));
+    if !cuda::available() {
+        return;
+    }
+    let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
+    problem.poison();
+    kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+    let error = relative_error(&problem.result(), &problem.reference);
+    assert!(error < 1e-5, "{name} feat {feat} [{schedule}]: relative error {error}");
+}
+
+/// Row SpMM in feature slices on blockIdx.y (csr and hyb, the last slice
+/// partial at 100 features) and hyb SDDMM on lanes (COO and 16-wide
+/// buckets; one lane a slot, or eight meeting in shuffles). Without a GPU
+/// only their compilation to PTX is checked.
+#[test]
+fn slices_and_hyb_lanes_verify_on_the_gpu() {
+    if !cuda::available() {
+        println!("GPU slice and hyb-lane tests: compiling to PTX only, no CUDA driver or GPU on this machine");
+    }
+    for (name, a) in matrices() {
+        for feat in [32, 100] {
+            let slices = RowSpmm { rows: 8, threads: 8, vector: 4, cache: 0, slice: 32 };
+            let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
+            check_schedule(&name, &mut problem, &slices.passes("csrmm", Some(feat)), feat);
+            let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, Layout::default(), 9).unwrap();
+            let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
+            check_schedule(&name, &mut problem, &slices.hyb_passes(&widths, Some(feat)), feat);
+            for bucket_exponent in [0, 4] {
+                for lanes in
+                    [LaneSddmm::for_features(feat), LaneSddmm { rows: 16, threads: 8, vector: 4, rowwise: false }]
+                {
+                    let layout = Layout { bucket_exponent, ..Layout::default() };
+                    let mut problem = prepare(Op::Sddmm, Format::Hyb, &a, feat, layout, 9).unwrap();
+                    let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
+                    check_schedule(&name, &mut problem, &lanes.hyb_passes(&widths, Some(feat)), feat);
+                }
+            }
+        }
+        if cuda::available() {
+            println!("{name}: feature slices and hyb SDDMM lanes verified on the GPU");
+        }
+    }
+}
