@@ -291,17 +291,30 @@ impl LaneSddmm {
     /// non-zero of the row, stay in registers across them.
     pub fn passes(&self, feat: Option<usize>) -> String {
         let features = if self.rowwise { "sddmm.2" } else { "sddmm.1" };
-        let mut passes = vec![
-            format!("sparse-pos-split{{loop=sddmm.0 factor={}}}", self.rows),
-            "sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x}".to_string(),
-            "sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y}".to_string(),
-        ];
-        features_on_lanes(&mut passes, features, self.threads, self.vector, " shuffle=true");
+        let mut passes = Vec::new();
+        self.rows(&mut passes, "sddmm.0");
+        self.lanes(&mut passes, features, feat);
+        passes.join(",")
+    }
+
+    /// `rows` positions of loop `rows` a block, on threadIdx.y.
+    fn rows(&self, passes: &mut Vec<String>, rows: &str) {
+        passes.push(format!("sparse-pos-split{{loop={rows} factor={}}}", self.rows));
+        passes.push(format!("sparse-pos-bind{{loop={rows}.o to=blockIdx.x}}"));
+        passes.push(format!("sparse-pos-bind{{loop={rows}.i to=threadIdx.y}}"));
+    }
+
+    /// Loop `features` on the lanes, their sums joined by shuffles, its
+    /// steps unrolled when `feat` makes 2 to `MAX_UNROLLED_STEPS` of them;
+    /// returns how many were unrolled.
+    fn lanes(&self, passes: &mut Vec<String>, features: &str, feat: Option<usize>) -> Option<usize> {
+        features_on_lanes(passes, features, self.threads, self.vector, " shuffle=true");
         let steps = feat.map(|f| f.div_ceil(self.threads * self.vector));
-        if steps.is_some_and(|s| (2..=Self::MAX_UNROLLED_STEPS).contains(&s)) {
+        let unrolled = steps.filter(|s| (2..=Self::MAX_UNROLLED_STEPS).contains(s));
+        if unrolled.is_some() {
             passes.push(format!("sparse-pos-unroll{{loop={features}.o}}"));
         }
-        passes.join(",")
+        unrolled
     }
 
     /// The most feature steps unrolled: each keeps a vector of X live.
@@ -321,21 +334,14 @@ impl LaneSddmm {
     /// is ignored: every bucket is row-wise.
     pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
         let mut passes = Vec::new();
-        let steps = feat.map(|f| f.div_ceil(self.threads * self.vector));
         for (bucket, width) in widths.iter().enumerate() {
             let label = format!("sddmm{bucket}");
-            features_on_lanes(&mut passes, &format!("{label}.3"), self.threads, self.vector, " shuffle=true");
-            let unrolled_steps = steps.filter(|s| (2..=Self::MAX_UNROLLED_STEPS).contains(s));
-            if unrolled_steps.is_some() {
-                passes.push(format!("sparse-pos-unroll{{loop={label}.3.o}}"));
-            }
+            let unrolled_steps = self.lanes(&mut passes, &format!("{label}.3"), feat);
             let copies = |w: usize| w * unrolled_steps.unwrap_or(1);
             if width.is_some_and(|w| (2..=RowSpmm::MAX_UNROLLED_WIDTH).contains(&w) && copies(w) <= 64) {
                 passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
             }
-            passes.push(format!("sparse-pos-split{{loop={label}.1 factor={}}}", self.rows));
-            passes.push(format!("sparse-pos-bind{{loop={label}.1.o to=blockIdx.x}}"));
-            passes.push(format!("sparse-pos-bind{{loop={label}.1.i to=threadIdx.y}}"));
+            self.rows(&mut passes, &format!("{label}.1"));
         }
         passes.join(",")
     }

@@ -840,7 +840,7 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
         }
         r
     });
-    let sddmm = winner.and_then(|w| w.sddmm).filter(|s| s.get(3).is_none_or(|&rowwise| rowwise == 0));
+    let sddmm = winner.and_then(|w| w.sddmm).filter(|s| lane_sddmm_schedule(s).is_ok_and(|lanes| !lanes.rowwise));
     if args.device == Device::Cuda && (row_spmm.is_some() || sddmm.is_some()) {
         for col_parts in HYB_COL_PARTS {
             for bucket_exp in HYB_BUCKET_EXPS {
