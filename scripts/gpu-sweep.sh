@@ -8,7 +8,10 @@
 # - SpMM: feature slices on blockIdx.y (--row-spmm R,T,V,0,SLICE) against
 #   the default row schedule, in csr and hyb, where B outgrows L2;
 # - SDDMM: hyb's bucket rows on lanes (COO at --bucket-exp 0, or buckets
-#   up to 4, 16, 32 wide) against csr's non-zero-parallel default.
+#   up to 4, 16, 32 wide; one lane a bucket row or eight) against csr's
+#   non-zero-parallel default;
+# - SpMM in csr: a row's non-zeros 1, 4 or 16 a step (UNROLL of
+#   --row-spmm) against the default's 8, on graphs with and without hubs.
 # Every run has its own time limit; a run that fails or is wrong is in
 # OUT_DIR/sweep.err or carries "verified":false.
 set -uo pipefail
@@ -53,8 +56,27 @@ for m in bcsstk25 ppi-graphsaint ogbn-arxiv rmat:17:16:0; do
   for k in 0 2 4 5; do
     run "hyb-k$k" --op sddmm --format hyb --bucket-exp $k --matrix "$M" --feat $F
   done
+  # Eight lanes a bucket row: each load instruction of a warp touches four
+  # rows of Y instead of 32, at the cost of three shuffles a slot.
+  for k in 0 4; do
+    run "hyb-k$k-lanes8" --op sddmm --format hyb --bucket-exp $k --matrix "$M" --feat $F --sddmm 16,8,4
+  done
 done > "$out/sddmm.jsonl"
 echo "sddmm sweep: $((SECONDS - start)) s"
+
+start=$SECONDS
+for m in cora pubmed ogbn-arxiv USA-road-d.NY-recon rmat:17:16:0; do
+  M=$(matrix $m)
+  # The default row schedule at each feature size (RowSpmm::for_features).
+  for fs in 32:16,8,4 128:4,32,4 512:1,128,4; do
+    feat=${fs%%:*} rtv=${fs#*:}
+    run default --op spmm --matrix "$M" --feat "$feat" --baseline cusparse
+    for unroll in 1 4 16; do
+      run "unroll$unroll" --op spmm --matrix "$M" --feat "$feat" --row-spmm "$rtv,0,0,$unroll"
+    done
+  done
+done > "$out/spmm-unroll.jsonl"
+echo "spmm unroll sweep: $((SECONDS - start)) s"
 
 status=0
 if grep -q '"verified":false' "$out"/*.jsonl; then status=1; fi

@@ -174,14 +174,21 @@ pub fn touches_memref_or_syncs(op: OperationRef<'_, '_>, memref: Value<'_, '_>) 
 
 /// Whether `op` holds a point that threads must reach together: a
 /// `gpu.barrier`, a `gpu.subgroup_reduce`, or a store that will become
-/// one (marked `sptir.shuffle`).
+/// one (marked `sptir.shuffle`), of more than one lane (a cluster of one
+/// folds away).
 pub fn holds_sync(op: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     op.walk(WalkOrder::PreOrder, |inner| {
         let name = inner.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
-        found |= matches!(name, "gpu.barrier" | "gpu.subgroup_reduce")
-            || inner.has_attribute(crate::lower_loop_bindings::SHUFFLE);
+        let lanes = |attribute: &str| {
+            let attribute = inner.attribute(attribute).ok()?;
+            melior::ir::attribute::IntegerAttribute::try_from(attribute).ok().map(|a| a.value())
+        };
+        found |= name == "gpu.barrier"
+            || (name == "gpu.subgroup_reduce" && lanes("cluster_size") != Some(1))
+            || (inner.has_attribute(crate::lower_loop_bindings::SHUFFLE)
+                && lanes(crate::lower_loop_bindings::SHUFFLE) != Some(1));
         if found {
             WalkResult::Interrupt
         } else {

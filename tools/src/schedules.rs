@@ -23,7 +23,14 @@
 /// slice of B's rows, which fits in L2 where the whole of B may not
 /// (169,343 rows of 512 features are 347 MB; a 32-feature slice is 22 MB
 /// against the H100's 50 MB), at the cost of reading the rows' columns
-/// and values once a slice.
+/// and values once a slice. Without `cache`, the non-zero loop runs
+/// `unroll` non-zeros a step (LLVM's runtime unrolling, the rest after),
+/// so that a long row has that many gathers of B in flight instead of
+/// one or two: a row's time is its length times the latency of a column
+/// load followed by a row load of B, and the longest rows decide the
+/// kernel's time on skewed graphs. `unroll` 0 picks
+/// `MAX_UNROLLED_CHUNKS` divided by the chunks unrolled inside the loop
+/// (their loaded vectors stay in registers together); 1 unrolls nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSpmm {
     pub rows: usize,
@@ -31,6 +38,7 @@ pub struct RowSpmm {
     pub vector: usize,
     pub cache: usize,
     pub slice: usize,
+    pub unroll: usize,
 }
 
 impl RowSpmm {
@@ -50,6 +58,9 @@ impl RowSpmm {
         // stored to its element instead of loading it back.
         if passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll")) {
             passes.push(format!("sparse-pos-unroll{{loop={zeroing}.o}}"));
+        }
+        if self.cache == 0 {
+            self.unroll_nonzeros(&mut passes, &nonzeros, feat);
         }
         if self.cache > 0 {
             let chunk = format!("{label}.1");
@@ -87,6 +98,29 @@ impl RowSpmm {
         feat.map(|f| f.div_ceil(self.threads * self.vector))
     }
 
+    /// The chunks unrolled inside the non-zero loop (1 when they are
+    /// walked outside it).
+    fn unrolled_chunks(&self, feat: Option<usize>) -> usize {
+        self.chunk_count(feat).filter(|&c| c <= Self::MAX_UNROLLED_CHUNKS).unwrap_or(1).max(1)
+    }
+
+    /// The non-zeros a step of the non-zero loop (see `unroll`).
+    pub fn nonzeros_a_step(&self, feat: Option<usize>) -> usize {
+        match self.unroll {
+            0 => (Self::MAX_UNROLLED_CHUNKS / self.unrolled_chunks(feat)).max(1),
+            unroll => unroll,
+        }
+    }
+
+    /// Loop `nonzeros`, of a run-time trip count, unrolled by
+    /// `nonzeros_a_step`.
+    fn unroll_nonzeros(&self, passes: &mut Vec<String>, nonzeros: &str, feat: Option<usize>) {
+        let factor = self.nonzeros_a_step(feat);
+        if factor > 1 {
+            passes.push(format!("sparse-pos-unroll{{loop={nonzeros} factor={factor}}}"));
+        }
+    }
+
     /// Why this schedule cannot be built, if it cannot: the shared-memory
     /// copy needs whole passes of the threads over a chunk, rows whose
     /// threads meet inside one warp where a block has several, and tiles
@@ -106,6 +140,12 @@ impl RowSpmm {
         }
         if self.slice > 0 && !self.slice.is_multiple_of(self.vector) {
             return Err(format!("SLICE must be a multiple of VECTOR (a vector must not cross slices), got {self:?}"));
+        }
+        let most_unrolled = sptir_lowering::sparse_pos_unroll::MAX_TRIP as usize;
+        if self.unroll > most_unrolled || (self.cache > 0 && self.unroll > 1) {
+            return Err(format!(
+                "UNROLL must be at most {most_unrolled}, and applies only without CACHE (a cached row walks its tiles), got {self:?}"
+            ));
         }
         if self.cache > 0 && !self.cache.is_multiple_of(self.threads) {
             return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self:?}"));
@@ -137,7 +177,8 @@ impl RowSpmm {
     /// unrolled (SparseTIR unrolls the fixed-width ELL loop), so that the
     /// loads of its non-zeros are in flight together; with `feat` known,
     /// the feature chunks are unrolled as in `passes`, and the non-zero
-    /// loop only where the copies of both number at most 64.
+    /// loop only where the copies of both number at most 64; other buckets
+    /// run `unroll` non-zeros a step as csr rows do.
     /// The schedule caches nothing (`cache` is ignored).
     pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
         let mut passes = Vec::new();
@@ -151,9 +192,13 @@ impl RowSpmm {
             let features = self.slices(&mut passes, &format!("{label}.3"), Some(&nonzeros));
             self.features(&mut passes, &features);
             passes.push(self.chunks(&format!("{features}.o"), &nonzeros, feat));
-            let copies = |w: usize| w * self.chunk_count(feat).filter(|&c| c <= Self::MAX_UNROLLED_CHUNKS).unwrap_or(1);
-            if width.is_some_and(|w| (2..=Self::MAX_UNROLLED_WIDTH).contains(&w) && copies(w) <= 64) {
-                passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
+            let copies = |w: usize| w * self.unrolled_chunks(feat);
+            match *width {
+                Some(1) => {}
+                Some(w) if w <= Self::MAX_UNROLLED_WIDTH && copies(w) <= 64 => {
+                    passes.push(format!("sparse-pos-unroll{{loop={nonzeros}}}"))
+                }
+                _ => self.unroll_nonzeros(&mut passes, &nonzeros, feat),
             }
             self.rows(&mut passes, &format!("{label}.1"), true);
         }
@@ -236,7 +281,7 @@ impl RowSpmm {
                 }
                 // Non-zeros through shared memory: a row a block, or rows
                 // of a warp each.
-                let cached = |rows| RowSpmm { rows, threads, vector, cache: threads, slice: 0 };
+                let cached = |rows| RowSpmm { rows, threads, vector, cache: threads, ..RowSpmm::default() };
                 if threads >= 32 {
                     list.push(cached(1));
                 }
@@ -251,7 +296,7 @@ impl RowSpmm {
         // features in one step, 128 threads a block.
         for slice in [32, 64, 128].into_iter().filter(|&s| s < feat && feat % 4 == 0) {
             let threads = slice / 4;
-            list.push(RowSpmm { rows: 128 / threads, threads, vector: 4, cache: 0, slice });
+            list.push(RowSpmm { rows: 128 / threads, threads, vector: 4, slice, ..RowSpmm::default() });
         }
         list
     }
@@ -265,8 +310,9 @@ impl RowSpmm {
 /// Non-zero-parallel (`rowwise` false, after `STAGE1` fuses rows and
 /// columns into loop `sddmm.0`): `rows` non-zeros a block on threadIdx.y,
 /// each finding its row by binary search. Row-wise (`rowwise`): `rows`
-/// rows a block on threadIdx.y, each walking its non-zeros in turn (no
-/// search, but rows of different lengths take different times).
+/// rows a block on threadIdx.y, each walking its non-zeros (several a
+/// step on one lane, their rows of Y in flight together; no search, but
+/// rows of different lengths take different times).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaneSddmm {
     pub rows: usize,
@@ -293,7 +339,14 @@ impl LaneSddmm {
         let features = if self.rowwise { "sddmm.2" } else { "sddmm.1" };
         let mut passes = Vec::new();
         self.rows(&mut passes, "sddmm.0");
-        self.lanes(&mut passes, features, feat);
+        let unrolled_steps = self.lanes(&mut passes, features, feat);
+        // A row on one lane walks its non-zeros several a step, their rows
+        // of Y in flight together, as row SpMM does (lanes meeting in warp
+        // shuffles cannot: LLVM does not unroll those loops by a factor).
+        let factor = Self::MAX_UNROLLED_STEPS / unrolled_steps.unwrap_or(1);
+        if self.rowwise && self.threads == 1 && factor > 1 {
+            passes.push(format!("sparse-pos-unroll{{loop=sddmm.1 factor={factor}}}"));
+        }
         passes.join(",")
     }
 
@@ -330,7 +383,8 @@ impl LaneSddmm {
     /// the bucket's row list instead of by a binary search (with buckets of
     /// width 1 only, `hyb(1, 0)`, that list is COO's row array). A bucket
     /// whose width the kernel is compiled for has its slot loop unrolled
-    /// where its copies of the feature steps number at most 64. `rowwise`
+    /// where its copies of the feature steps number at most 64, others on
+    /// one lane several slots a step. `rowwise`
     /// is ignored: every bucket is row-wise.
     pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
         let mut passes = Vec::new();
@@ -338,8 +392,16 @@ impl LaneSddmm {
             let label = format!("sddmm{bucket}");
             let unrolled_steps = self.lanes(&mut passes, &format!("{label}.3"), feat);
             let copies = |w: usize| w * unrolled_steps.unwrap_or(1);
-            if width.is_some_and(|w| (2..=RowSpmm::MAX_UNROLLED_WIDTH).contains(&w) && copies(w) <= 64) {
-                passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"));
+            let factor = Self::MAX_UNROLLED_STEPS / unrolled_steps.unwrap_or(1);
+            match *width {
+                Some(1) => {}
+                Some(w) if w <= RowSpmm::MAX_UNROLLED_WIDTH && copies(w) <= 64 => {
+                    passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"))
+                }
+                _ if factor > 1 && self.threads == 1 => {
+                    passes.push(format!("sparse-pos-unroll{{loop={label}.2 factor={factor}}}"))
+                }
+                _ => {}
             }
             self.rows(&mut passes, &format!("{label}.1"));
         }
@@ -463,6 +525,26 @@ mod tests {
         assert!(RowSpmm { cache: 1024, ..row(8, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 1056, ..row(1, 32, 1) }.check().is_err());
+        // Non-zeros a step: 8 over the chunks a step holds, or as given;
+        // none with a cache.
+        assert_eq!(RowSpmm::for_features(512).nonzeros_a_step(Some(512)), 8);
+        assert_eq!(row(2, 32, 4).nonzeros_a_step(Some(512)), 2);
+        // 16 chunks are walked outside the non-zero loop: one a step.
+        assert_eq!(row(2, 32, 1).nonzeros_a_step(Some(512)), 8);
+        assert_eq!(row(2, 32, 4).nonzeros_a_step(None), 8);
+        assert_eq!(RowSpmm { unroll: 3, ..row(2, 32, 4) }.nonzeros_a_step(Some(512)), 3);
+        assert!(row(2, 32, 4).passes("csrmm", Some(512)).contains("sparse-pos-unroll{loop=csrmm.1 factor=2}"));
+        assert!(!RowSpmm { unroll: 1, ..row(2, 32, 4) }.passes("csrmm", Some(512)).contains("unroll{loop=csrmm.1 "));
+        assert!(!RowSpmm { cache: 32, ..row(1, 32, 4) }.passes("csrmm", Some(512)).contains("unroll{loop=csrmm.1"));
+        assert!(RowSpmm { unroll: 65, ..row(1, 32, 4) }.check().is_err());
+        assert!(RowSpmm { cache: 32, unroll: 2, ..row(1, 32, 4) }.check().is_err());
+        // hyb: buckets compiled for widths up to 16 unroll whole, others
+        // (generic, wider) by the factor.
+        let hyb = RowSpmm::for_features(32).hyb_passes(&[Some(1), Some(16), Some(32), None], Some(32));
+        assert!(!hyb.contains("unroll{loop=hyb0.2"), "{hyb}");
+        assert!(hyb.contains("sparse-pos-unroll{loop=hyb1.2}"), "{hyb}");
+        assert!(hyb.contains("sparse-pos-unroll{loop=hyb2.2 factor=8}"), "{hyb}");
+        assert!(hyb.contains("sparse-pos-unroll{loop=hyb3.2 factor=8}"), "{hyb}");
     }
 
     #[test]

@@ -616,11 +616,21 @@ fn bench_checks_row_spmm_schedules() {
     // at zero (the zeroing and the accumulation share an alignment
     // version), so the aligned version loads B four vectors a non-zero and
     // stores C once, four vectors, after the loop: no zeroing store, no
-    // load of C.
-    let output = bench(&["--op", "spmm", "--matrix", matrix, "--feat", "512", "--emit", "ptx", "--row-spmm", "2,32,4"]);
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(text.matches("st.global.v4.b32").count(), 4, "{text}");
-    assert_eq!(text.matches("ld.global.v4.b32").count(), 4, "{text}");
+    // load of C. With UNROLL 1 a step is one non-zero; by default (UNROLL
+    // 0: 8 / 4 chunks) two, so the loop holds eight loads and its remainder
+    // four; UNROLL 4 gives 16 and 4.
+    let loads_and_stores = |row_spmm: &str| {
+        let args = ["--op", "spmm", "--matrix", matrix, "--feat", "512", "--emit", "ptx", "--row-spmm", row_spmm];
+        let output = bench(&args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        (text.matches("ld.global.v4.b32").count(), text.matches("st.global.v4.b32").count())
+    };
+    assert_eq!(loads_and_stores("2,32,4,0,0,1"), (4, 4));
+    assert_eq!(loads_and_stores("2,32,4"), (12, 4));
+    assert_eq!(loads_and_stores("2,32,4,0,0,4"), (20, 4));
+    fails_with(&ptx(&["--row-spmm", "2,32,4,0,0,65"]), "UNROLL must be at most 64");
+    fails_with(&ptx(&["--row-spmm", "1,32,4,32,0,2"]), "applies only without CACHE");
+    fails_with(&ptx(&["--row-spmm", "1,32,4,32,0,2,1"]), "expected ROWS,THREADS,VECTOR[,CACHE[,SLICE[,UNROLL]]]");
     // Non-zeros through shared memory: several rows a block need rows
     // inside a warp or of whole warps (at most 15, a named barrier each),
     // and tiles inside a block's shared memory.
@@ -652,14 +662,13 @@ fn bench_checks_row_spmm_schedules() {
     assert_eq!(text.matches("bar.sync").count(), 4, "{text}");
     // Feature slices on blockIdx.y: one step of 8 lanes a slice, so the
     // aligned version keeps one 16-byte sum in registers and stores C
-    // once (LLVM unrolls the non-zero loop by two: three B loads).
+    // once (eight non-zeros a step and the remainder: nine B loads).
     fails_with(&ptx(&["--row-spmm", "4,8,4,0,6"]), "SLICE must be a multiple of VECTOR");
-    fails_with(&ptx(&["--row-spmm", "4,8,4,0,32,1"]), "expected ROWS,THREADS,VECTOR[,CACHE[,SLICE]]");
     let output = ptx(&["--row-spmm", "4,8,4,0,32"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("%ctaid.y"), "{text}");
-    assert_eq!(text.matches("ld.global.v4.b32").count(), 3, "{text}");
+    assert_eq!(text.matches("ld.global.v4.b32").count(), 9, "{text}");
     assert_eq!(text.matches("st.global.v4.b32").count(), 1, "{text}");
 }
 

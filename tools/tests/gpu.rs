@@ -97,7 +97,7 @@ fn cached_rows_verify_on_the_gpu() {
         for feat in [7, 32, 128] {
             let each = [(1, 32, 1, 32), (4, 32, 4, 32), (8, 8, 1, 16), (3, 4, 1, 8), (3, 64, 2, 64), (4, 128, 1, 128)];
             for (rows, threads, vector, cache) in each {
-                let schedule = RowSpmm { rows, threads, vector, cache, slice: 0 };
+                let schedule = RowSpmm { rows, threads, vector, cache, ..RowSpmm::default() };
                 let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
                 check_schedule(&name, &mut problem, "", &schedule.passes("csrmm", Some(feat)), feat);
             }
@@ -253,7 +253,7 @@ fn check_schedule(name: &str, problem: &mut sptir_tools::kernels::Prepared, stag
 }
 
 /// Row SpMM in feature slices on blockIdx.y (csr and hyb, the last slice
-/// partial at 100 features) and hyb SDDMM on lanes (COO and 16-wide
+/// partial at 100 features) or several non-zeros a step, and hyb SDDMM on lanes (COO and 16-wide
 /// buckets; one lane a slot, or eight meeting in shuffles). Without a GPU
 /// only their compilation to PTX is checked.
 #[test]
@@ -263,9 +263,14 @@ fn slices_and_hyb_lanes_verify_on_the_gpu() {
     }
     for (name, a) in matrices() {
         for feat in [32, 100] {
-            let slices = RowSpmm { rows: 8, threads: 8, vector: 4, cache: 0, slice: 32 };
+            let slices = RowSpmm { rows: 8, threads: 8, vector: 4, slice: 32, ..RowSpmm::default() };
             let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
             check_schedule(&name, &mut problem, "", &slices.passes("csrmm", Some(feat)), feat);
+            // A row's non-zeros three or sixteen a step, the rest after.
+            for unroll in [3, 16] {
+                let unrolled = RowSpmm { unroll, ..RowSpmm::for_features(feat) };
+                check_schedule(&name, &mut problem, "", &unrolled.passes("csrmm", Some(feat)), feat);
+            }
             let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, Layout::default(), 9).unwrap();
             let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
             check_schedule(&name, &mut problem, "", &slices.hyb_passes(&widths, Some(feat)), feat);

@@ -232,6 +232,16 @@ fn check_row_spmm(schedule: sptir_tools::schedules::RowSpmm, format: Format, lab
     check_each(&mut problem, "", [&generic, &specialized], feat);
 }
 
+/// The row schedule on every bucket of hyb SpMM in `layout`: generic, and
+/// compiled for its bucket widths and `feat`.
+fn check_hyb_row_spmm(schedule: sptir_tools::schedules::RowSpmm, layout: Layout, a: &Csr, feat: usize) {
+    let mut problem = prepare(Op::Spmm, Format::Hyb, a, feat, layout, 17).unwrap();
+    let known: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
+    let specialized = schedule.hyb_passes(&known, Some(feat));
+    let generic = schedule.hyb_passes(&vec![None; known.len()], None);
+    check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
+}
+
 /// Row-wise SpMM with features on threads in vectors, chunks outside or
 /// inside the non-zero loop and rows on threadIdx.y: every combination
 /// verifies, whether the features divide into vectors (vector path) or
@@ -263,18 +273,42 @@ fn sliced_row_spmm() {
             for (rows, threads, vector, cache, slice) in
                 [(2, 2, 4, 0, 8), (1, 4, 1, 0, 2), (3, 2, 2, 0, 12), (2, 4, 1, 4, 4), (1, 8, 4, 8, 32)]
             {
-                let schedule = RowSpmm { rows, threads, vector, cache, slice };
+                let schedule = RowSpmm { rows, threads, vector, cache, slice, unroll: 0 };
                 check_row_spmm(schedule, Format::Csr, "csrmm", &a, feat);
                 check_row_spmm(schedule, Format::Ell, "ellmm", &a, feat);
                 if cache > 0 {
                     continue;
                 }
-                let layout = Layout { col_parts: 2, bucket_exponent: 2, ..Layout::default() };
-                let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 17).unwrap();
-                let known: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
-                let specialized = schedule.hyb_passes(&known, Some(feat));
-                let generic = schedule.hyb_passes(&vec![None; known.len()], None);
-                check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
+                check_hyb_row_spmm(
+                    schedule,
+                    Layout { col_parts: 2, bucket_exponent: 2, ..Layout::default() },
+                    &a,
+                    feat,
+                );
+            }
+        }
+    }
+}
+
+/// Row SpMM whose non-zero loop runs several non-zeros a step (LLVM's
+/// runtime unrolling, the remainder after): factors that rows' lengths
+/// are and are not multiples of, in csr, ell and hyb (where buckets
+/// compiled for their widths unroll whole and generic ones by the factor).
+#[test]
+fn unrolled_row_spmm() {
+    use sptir_tools::schedules::RowSpmm;
+    for a in matrices() {
+        for feat in [5, 40] {
+            for (rows, threads, vector, unroll) in [(2, 4, 1, 1), (1, 8, 4, 3), (4, 2, 2, 16), (2, 8, 1, 0)] {
+                let schedule = RowSpmm { rows, threads, vector, unroll, ..RowSpmm::default() };
+                check_row_spmm(schedule, Format::Csr, "csrmm", &a, feat);
+                check_row_spmm(schedule, Format::Ell, "ellmm", &a, feat);
+                check_hyb_row_spmm(
+                    schedule,
+                    Layout { col_parts: 1, bucket_exponent: 1, ..Layout::default() },
+                    &a,
+                    feat,
+                );
             }
         }
     }
@@ -505,7 +539,7 @@ fn shared_memory_row_spmm() {
                 (3, 64, 2, 64),
             ];
             for (rows, threads, vector, cache) in each {
-                let schedule = RowSpmm { rows, threads, vector, cache, slice: 0 };
+                let schedule = RowSpmm { rows, threads, vector, cache, ..RowSpmm::default() };
                 for (format, label) in [(Format::Csr, "csrmm"), (Format::Ell, "ellmm")] {
                     check_row_spmm(schedule, format, label, &a, feat);
                 }

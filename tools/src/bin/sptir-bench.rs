@@ -125,14 +125,17 @@ struct Args {
     /// Row-wise SpMM schedule (csr, ell, hyb) for the GPU: rows per block on
     /// threadIdx.y, threads per row on threadIdx.x, features per thread
     /// per step (1, 2 or 4: vector loads), as
-    /// ROWS,THREADS,VECTOR[,CACHE[,SLICE]]: CACHE > 0 (csr, ell; a multiple
-    /// of THREADS; with ROWS > 1, THREADS dividing 32, or a multiple of 32
-    /// with ROWS at most 15) stages each row's non-zeros through shared
-    /// memory CACHE at a time, a tile for each row; SLICE > 0 (a multiple of
-    /// VECTOR) cuts the features into slices of SLICE on blockIdx.y, so that
-    /// the blocks running together gather one slice of B's rows (it may fit
-    /// in L2 where B does not). Without it (and without --schedule) the GPU
-    /// uses one chosen from --feat.
+    /// ROWS,THREADS,VECTOR[,CACHE[,SLICE[,UNROLL]]]: CACHE > 0 (csr, ell; a
+    /// multiple of THREADS; with ROWS > 1, THREADS dividing 32, or a
+    /// multiple of 32 with ROWS at most 15) stages each row's non-zeros
+    /// through shared memory CACHE at a time, a tile for each row; SLICE > 0
+    /// (a multiple of VECTOR) cuts the features into slices of SLICE on
+    /// blockIdx.y, so that the blocks running together gather one slice of
+    /// B's rows (it may fit in L2 where B does not); UNROLL (without CACHE)
+    /// is the non-zeros a row walks a step, their gathers of B in flight
+    /// together: 0 (the default) picks 8 divided by the feature chunks a
+    /// step holds, 1 walks one at a time, at most 64. Without it (and
+    /// without --schedule) the GPU uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
     /// SDDMM schedule (csr, hyb) for the GPU with each dot product on lanes
@@ -616,9 +619,10 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
 fn row_spmm_schedule(values: &[usize]) -> Result<RowSpmm, String> {
     let schedule = match values[..] {
         [rows, threads, vector] => RowSpmm { rows, threads, vector, ..RowSpmm::default() },
-        [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache, slice: 0 },
-        [rows, threads, vector, cache, slice] => RowSpmm { rows, threads, vector, cache, slice },
-        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,CACHE[,SLICE]], got {values:?}")),
+        [rows, threads, vector, cache] => RowSpmm { rows, threads, vector, cache, ..RowSpmm::default() },
+        [rows, threads, vector, cache, slice] => RowSpmm { rows, threads, vector, cache, slice, unroll: 0 },
+        [rows, threads, vector, cache, slice, unroll] => RowSpmm { rows, threads, vector, cache, slice, unroll },
+        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,CACHE[,SLICE[,UNROLL]]], got {values:?}")),
     };
     schedule.check().map(|()| schedule)
 }
@@ -756,10 +760,10 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     if args.device == Device::Cuda {
         match args.op {
             OpArg::Spmm => {
-                for RowSpmm { rows, threads, vector, cache, slice } in RowSpmm::candidates(feat) {
+                for RowSpmm { rows, threads, vector, cache, slice, unroll } in RowSpmm::candidates(feat) {
                     list.push(Args {
                         format: FormatArg::Csr,
-                        row_spmm: Some(vec![rows, threads, vector, cache, slice]),
+                        row_spmm: Some(vec![rows, threads, vector, cache, slice, unroll]),
                         ..base.clone()
                     });
                 }
