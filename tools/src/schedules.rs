@@ -261,7 +261,8 @@ impl RowSpmm {
 
     /// The candidates `--tune` tries for `feat` features: vectors that the
     /// features divide into, threads that cover the features in few
-    /// chunks, blocks of 64 to 512 threads.
+    /// chunks, blocks of 64 to 512 threads; the default walking 1, 4 or 16
+    /// non-zeros a step.
     pub fn candidates(feat: usize) -> Vec<RowSpmm> {
         let mut list = Vec::new();
         // A vector width the features do not divide into never aligns.
@@ -291,6 +292,10 @@ impl RowSpmm {
                     _ => {}
                 }
             }
+        }
+        // The default with fewer or more non-zeros a step than its 8 / chunks.
+        for unroll in [1, 4, 16] {
+            list.push(RowSpmm { unroll, ..Self::for_features(feat) });
         }
         // Slices of B that fit in L2 where the whole may not: a slice's
         // features in one step, 128 threads a block.
