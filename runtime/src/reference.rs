@@ -26,21 +26,60 @@ pub fn spmm(a: &Csr, x: &[f32], feat: usize) -> Result<Vec<f64>, ShapeError> {
 /// [`spmm`] with the magnitudes of its terms.
 pub fn spmm_terms(a: &Csr, x: &[f32], feat: usize) -> Result<Terms, ShapeError> {
     let len = check_spmm(a.rows(), a.cols(), feat, x.len())?;
-    let (mut y, mut magnitudes) = (vec![0.0f64; len], vec![0.0f64; len]);
-    for i in 0..a.rows() {
-        let (cols, vals) = a.row(i).unwrap_or((&[], &[]));
-        let out = &mut y[i * feat..(i + 1) * feat];
-        let scale = &mut magnitudes[i * feat..(i + 1) * feat];
-        for (&j, &v) in cols.iter().zip(vals) {
-            let xj = &x[j as usize * feat..(j as usize + 1) * feat];
-            for ((o, m), &xv) in out.iter_mut().zip(scale.iter_mut()).zip(xj) {
-                let term = v as f64 * xv as f64;
-                *o += term;
-                *m += term.abs();
+    let mut terms = Terms { values: vec![0.0f64; len], magnitudes: vec![0.0f64; len] };
+    by_row_ranges(
+        a.rows(),
+        |r| r * feat,
+        &mut terms,
+        |rows, y, magnitudes| {
+            let first = rows.start;
+            for i in rows {
+                let (cols, vals) = a.row(i).unwrap_or((&[], &[]));
+                let out = &mut y[(i - first) * feat..(i - first + 1) * feat];
+                let scale = &mut magnitudes[(i - first) * feat..(i - first + 1) * feat];
+                for (&j, &v) in cols.iter().zip(vals) {
+                    let xj = &x[j as usize * feat..(j as usize + 1) * feat];
+                    for ((o, m), &xv) in out.iter_mut().zip(scale.iter_mut()).zip(xj) {
+                        let term = v as f64 * xv as f64;
+                        *o += term;
+                        *m += term.abs();
+                    }
+                }
             }
+        },
+    );
+    Ok(terms)
+}
+
+/// Fills `terms` from consecutive ranges of rows on the machine's cores
+/// (a reference over a large matrix and many features would otherwise
+/// take longer than the kernels it checks): `fill(rows, values,
+/// magnitudes)` gets the outputs of `rows`, which start at `offset(r)` for
+/// row r, each row's contiguous and in row order (`offset(rows)` is the
+/// length).
+fn by_row_ranges(
+    rows: usize,
+    offset: impl Fn(usize) -> usize,
+    terms: &mut Terms,
+    fill: impl Fn(std::ops::Range<usize>, &mut [f64], &mut [f64]) + Sync,
+) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 64);
+    let per_thread = rows.div_ceil(threads).max(1);
+    let (mut values, mut magnitudes) = (&mut terms.values[..], &mut terms.magnitudes[..]);
+    std::thread::scope(|scope| {
+        let fill = &fill;
+        let mut start = 0;
+        while start < rows {
+            let end = (start + per_thread).min(rows);
+            let len = offset(end) - offset(start);
+            let (these_values, rest) = std::mem::take(&mut values).split_at_mut(len);
+            values = rest;
+            let (these_magnitudes, rest) = std::mem::take(&mut magnitudes).split_at_mut(len);
+            magnitudes = rest;
+            scope.spawn(move || fill(start..end, these_values, these_magnitudes));
+            start = end;
         }
-    }
-    Ok(Terms { values: y, magnitudes })
+    });
 }
 
 /// `out[p] = A.values[p] * sum_k X[i, k] * Y[j, k]` for each stored entry `p = (i, j)`.
@@ -55,25 +94,34 @@ pub fn sddmm(a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Result<Vec<f64>, Sha
 /// [`sddmm`] with the magnitudes of its terms.
 pub fn sddmm_terms(a: &Csr, x: &[f32], y: &[f32], feat: usize) -> Result<Terms, ShapeError> {
     let len = check_sddmm(a.rows(), a.cols(), a.nnz(), feat, x.len(), y.len())?;
-    let (mut out, mut magnitudes) = (vec![0.0f64; len], vec![0.0f64; len]);
-    for i in 0..a.rows() {
-        let Some(range) = a.row_range(i) else {
-            continue;
-        };
-        let xi = &x[i * feat..(i + 1) * feat];
-        for p in range {
-            let j = a.indices()[p] as usize;
-            let yj = &y[j * feat..(j + 1) * feat];
-            let (dot, size) = xi.iter().zip(yj).fold((0.0f64, 0.0f64), |(dot, size), (&u, &w)| {
-                let term = u as f64 * w as f64;
-                (dot + term, size + term.abs())
-            });
-            let value = a.values()[p] as f64;
-            out[p] = value * dot;
-            magnitudes[p] = value.abs() * size;
-        }
-    }
-    Ok(Terms { values: out, magnitudes })
+    let mut terms = Terms { values: vec![0.0f64; len], magnitudes: vec![0.0f64; len] };
+    let indptr = a.indptr();
+    by_row_ranges(
+        a.rows(),
+        |r| indptr[r] as usize,
+        &mut terms,
+        |rows, out, magnitudes| {
+            let first = indptr[rows.start] as usize;
+            for i in rows {
+                let Some(range) = a.row_range(i) else {
+                    continue;
+                };
+                let xi = &x[i * feat..(i + 1) * feat];
+                for p in range {
+                    let j = a.indices()[p] as usize;
+                    let yj = &y[j * feat..(j + 1) * feat];
+                    let (dot, size) = xi.iter().zip(yj).fold((0.0f64, 0.0f64), |(dot, size), (&u, &w)| {
+                        let term = u as f64 * w as f64;
+                        (dot + term, size + term.abs())
+                    });
+                    let value = a.values()[p] as f64;
+                    out[p - first] = value * dot;
+                    magnitudes[p - first] = value.abs() * size;
+                }
+            }
+        },
+    );
+    Ok(terms)
 }
 
 /// SpMM with a BSR matrix, computed block by block (padding positions are skipped).
