@@ -9,6 +9,8 @@
 # same process. One JSON line per run goes to OUT.jsonl; then
 #   python3 scripts/perf-table.py OUT.jsonl
 # prints the tables. Fails if any result is wrong.
+# OUT.jsonl is kept and its verified runs are not measured again, so a call
+# that ran out of device time resumes in the next one (carry the file back).
 set -uo pipefail
 bench=${1:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
 graphs=${2:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
@@ -16,12 +18,24 @@ out=${3:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
 for lib in /usr/local/cuda*/targets/x86_64-linux/lib; do
   [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 done
-: > "$out"
+touch "$out"
+# The feature sizes that OUT.jsonl has no verified run of.
+missing() {
+  local op=$1 format=$2 name=$3 feat todo=
+  for feat in 32 64 128 256 512; do
+    grep -q "\"op\":\"$op\",\"format\":\"$format\",\"matrix\":\"$name\",.*\"feat\":$feat,.*\"verified\":true" "$out" ||
+      todo=${todo:+$todo,}$feat
+  done
+  echo "$todo"
+}
 status=0
 for graph in "$graphs"/*.mtx.gz rmat:17:16:0 rmat:18:64:0; do
+  name=$(basename "$graph" .mtx.gz)
   for op in spmm sddmm; do
     for format in csr hyb; do
-      "$bench" --op "$op" --format "$format" --matrix "$graph" --feat 32,64,128,256,512 \
+      feats=$(missing "$op" "$format" "$name")
+      [ -z "$feats" ] && continue
+      "$bench" --op "$op" --format "$format" --matrix "$graph" --feat "$feats" \
         --device cuda --baseline cusparse --reps 20 --json >> "$out" || status=1
     done
   done
