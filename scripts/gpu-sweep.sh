@@ -11,7 +11,11 @@
 #   up to 4, 16, 32 wide; one lane a bucket row or eight) against csr's
 #   non-zero-parallel default;
 # - SpMM in csr: a row's non-zeros 1, 4 or 16 a step (UNROLL of
-#   --row-spmm) against the default's 8, on graphs with and without hubs.
+#   --row-spmm) against the default's 8, on graphs with and without hubs;
+# - timing: how much of the session-23 figures (--timing launch: events
+#   around launches on an idle GPU) was the host's submission, against the
+#   GPU's work alone (--timing queued, the default), each with cuSPARSE
+#   timed the same way (timing.jsonl: read the speedups of each label).
 # Every run has its own time limit; a run that fails or is wrong is in
 # OUT_DIR/sweep.err or carries "verified":false.
 set -uo pipefail
@@ -77,6 +81,17 @@ for m in cora pubmed ogbn-arxiv USA-road-d.NY-recon rmat:17:16:0; do
   done
 done > "$out/spmm-unroll.jsonl"
 echo "spmm unroll sweep: $((SECONDS - start)) s"
+
+start=$SECONDS
+for m in cora pubmed ogbn-arxiv; do
+  M=$(matrix $m)
+  for timing in launch queued; do
+    for op in spmm sddmm; do
+      run "$timing" --op $op --matrix "$M" --feat 32,512 --baseline cusparse --timing $timing
+    done
+  done
+done > "$out/timing.jsonl"
+echo "timing: $((SECONDS - start)) s"
 
 status=0
 if grep -q '"verified":false' "$out"/*.jsonl; then status=1; fi

@@ -10,7 +10,8 @@ With --sweep: lines carrying a "label" (schedules run side by side, as
 build-gpu sweeps write them) become one table per op, a column per label,
 each cell the speedup over cuSPARSE as measured by the run labelled
 "default" for that matrix and feature size (same device call, its own
-process).
+process), or by the run itself where it timed cuSPARSE too (then the
+cuSPARSE column is the default's, or the last run's without one).
 """
 import json
 import math
@@ -60,6 +61,9 @@ def sweep(path):
         ops = [run for run in runs if run["op"] == op]
         labels = list(dict.fromkeys(run["label"] for run in ops))
         baseline = {(r["matrix"], r["feat"]): r["baseline_ms"] for r in ops if "baseline_ms" in r}
+        baseline.update(
+            {(r["matrix"], r["feat"]): r["baseline_ms"] for r in ops if "baseline_ms" in r and r["label"] == "default"}
+        )
         cells = {(r["matrix"], r["feat"], r["label"]): r for r in ops}
         print(f"\n### {op}: speedup over cuSPARSE\n")
         print("| matrix | feat | cuSPARSE ms | " + " | ".join(labels) + " |")
@@ -73,7 +77,8 @@ def sweep(path):
                     row.append("-")
                 else:
                     mark = "" if run["verified"] else " WRONG"
-                    row.append(f"{ms / run['ms']:.2f}{mark}")
+                    speedup = run["baseline_ms"] / run["ms"] if "baseline_ms" in run else ms / run["ms"]
+                    row.append(f"{speedup:.2f}{mark}")
             print(f"| {matrix} | {feat} | {ms if ms is not None else '-'} | " + " | ".join(row) + " |")
 
 

@@ -7,7 +7,9 @@
 //!
 //! Argument convention: as for the CPU executor ([`crate::cpu`]). Value
 //! arrays are copied to the device before the call, and outputs back after.
-//! Kernel time is measured with CUDA events around each launch.
+//! Kernel time is measured with CUDA events on the GPU's own clock, from
+//! the first launch of a run on a stream to the end of its last, after
+//! the host has queued all of them (see [`Gate`]).
 
 use crate::cpu::{CpuKernel, ExecError, KernelArg, RawArg};
 use cudarc::driver::{result, sys};
@@ -17,8 +19,9 @@ use std::{
     ffi::{c_void, CStr},
     sync::{
         atomic::{AtomicBool, Ordering},
-        OnceLock,
+        Arc, Condvar, Mutex, OnceLock, PoisonError,
     },
+    time::Duration,
 };
 
 #[derive(Debug, thiserror::Error)]
@@ -124,8 +127,11 @@ pub fn check() -> Result<(), CudaError> {
 struct Launches {
     error: Option<CudaError>,
     kernel_ms: f32,
-    /// Start and end events of launches not yet synchronized.
-    pending: Vec<(sys::CUevent, sys::CUevent)>,
+    /// The stream, start and end events of launches not yet synchronized.
+    pending: Vec<(usize, sys::CUevent, sys::CUevent)>,
+    /// The gates of the streams the host code created, until it waits for
+    /// them.
+    gates: Vec<(usize, Gate)>,
 }
 
 thread_local! {
@@ -155,6 +161,107 @@ fn record_driver_error(what: &str, error: result::DriverError) {
 
 fn failed() -> bool {
     with_launches(|launches| launches.error.is_some())
+}
+
+/// Whether kernels are timed once the host has queued a whole run
+/// ([`Gate`]); set by [`set_queued_timing`], and off for the rest of the
+/// process once a gate was not opened in time.
+static QUEUED_TIMING: AtomicBool = AtomicBool::new(true);
+
+/// How long a gate holds its stream at most: a host call that waits for
+/// the stream before the host opens it (a synchronous copy, say) then
+/// goes on after this delay instead of waiting for ever.
+const GATE_TIMEOUT: Duration = Duration::from_millis(50);
+
+/// Times kernels with ([`Gate`]) or without the host's submission of the
+/// run held back until it is all queued.
+pub fn set_queued_timing(on: bool) {
+    QUEUED_TIMING.store(on, Ordering::SeqCst);
+}
+
+/// Whether the times measured now exclude the host's submission latency:
+/// asked for, and no gate has timed out.
+pub fn queued_timing() -> bool {
+    QUEUED_TIMING.load(Ordering::SeqCst)
+}
+
+/// Holds a stream's work until the host has queued all of a run's.
+///
+/// On an idle GPU a start event is stamped as soon as it is recorded, and
+/// the launch the host submits after it reaches the GPU several
+/// microseconds later: CUDA events around a launch time the host's
+/// submission too, which on a small graph is most of what they measure,
+/// and more of it the more launches a run has. A gate is a host function
+/// queued first on the stream that returns when the host opens it, after
+/// queueing the run's events and launches: the GPU then runs them back to
+/// back and the events time the GPU's work alone, for the kernels and for
+/// cuSPARSE alike (NVIDIA's nvbench holds its stream with a blocking
+/// kernel for the same reason). A gate that is never opened returns after
+/// [`GATE_TIMEOUT`] and turns gating off for the process, as something on
+/// the host waited for the held stream.
+pub(crate) struct Gate(Option<Arc<GateState>>);
+
+type GateState = (Mutex<bool>, Condvar);
+
+/// Waits until the gate is open or `timeout` has passed; whether it timed
+/// out. A poisoned lock still holds a usable flag (and unwinding out of a
+/// host function would abort the process).
+fn wait_until_open((open, opened): &GateState, timeout: Duration) -> bool {
+    let open = open.lock().unwrap_or_else(PoisonError::into_inner);
+    let (_open, waited) =
+        opened.wait_timeout_while(open, timeout, |open| !*open).unwrap_or_else(PoisonError::into_inner);
+    waited.timed_out()
+}
+
+unsafe extern "C" fn wait_at_gate(state: *mut c_void) {
+    let state = unsafe { Arc::from_raw(state as *const GateState) };
+    if wait_until_open(&state, GATE_TIMEOUT) {
+        QUEUED_TIMING.store(false, Ordering::SeqCst);
+    }
+}
+
+impl Gate {
+    /// Queues a closed gate on `stream` (null: the legacy default stream);
+    /// an inert gate where queued timing is off or the driver refuses the
+    /// host function, so that the run is timed as before, not lost.
+    pub(crate) fn close(stream: sys::CUstream) -> Gate {
+        if !queued_timing() {
+            return Gate(None);
+        }
+        let state: Arc<GateState> = Arc::new((Mutex::new(false), Condvar::new()));
+        let raw = Arc::into_raw(state.clone()) as *mut c_void;
+        match unsafe { sys::cuLaunchHostFunc(stream, Some(wait_at_gate), raw) }.result() {
+            Ok(()) => Gate(Some(state)),
+            Err(_) => {
+                drop(unsafe { Arc::from_raw(raw as *const GateState) });
+                Gate(None)
+            }
+        }
+    }
+
+    pub(crate) fn open(&self) {
+        if let Some(state) = &self.0 {
+            let (open, opened) = &**state;
+            *open.lock().unwrap_or_else(PoisonError::into_inner) = true;
+            opened.notify_all();
+        }
+    }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        self.open();
+    }
+}
+
+/// Opens the gate of `stream`, if the host code's stream has one.
+fn open_gate(stream: *mut c_void) {
+    let gates = with_launches(|launches| {
+        let (mine, others) = std::mem::take(&mut launches.gates).into_iter().partition(|(s, _)| *s == stream as usize);
+        launches.gates = others;
+        mine
+    });
+    drop::<Vec<(usize, Gate)>>(gates);
 }
 
 fn destroy_events(start: sys::CUevent, end: sys::CUevent) {
@@ -214,7 +321,11 @@ extern "C" fn mgpu_module_get_function(module: *mut c_void, name: *const i8) -> 
 
 extern "C" fn mgpu_stream_create() -> *mut c_void {
     match result::stream::create(result::stream::StreamKind::NonBlocking) {
-        Ok(stream) => stream as *mut c_void,
+        Ok(stream) => {
+            let gate = Gate::close(stream);
+            with_launches(|launches| launches.gates.push((stream as usize, gate)));
+            stream as *mut c_void
+        }
         Err(error) => {
             record_driver_error("creating a stream", error);
             std::ptr::null_mut()
@@ -223,6 +334,7 @@ extern "C" fn mgpu_stream_create() -> *mut c_void {
 }
 
 extern "C" fn mgpu_stream_destroy(stream: *mut c_void) {
+    open_gate(stream);
     if !stream.is_null() {
         let _ = unsafe { result::stream::destroy(stream as sys::CUstream) };
     }
@@ -309,21 +421,32 @@ extern "C" fn mgpu_launch_kernel(
         destroy_events(start, end);
         return record_driver_error("recording a timing event", error);
     }
-    with_launches(|launches| launches.pending.push((start, end)));
+    with_launches(|launches| launches.pending.push((stream as usize, start, end)));
 }
 
 extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
     if stream.is_null() {
         return;
     }
+    open_gate(stream);
     if let Err(error) = unsafe { result::stream::synchronize(stream as sys::CUstream) } {
         return record_driver_error("running the kernel", error);
     }
-    for (start, end) in with_launches(|launches| std::mem::take(&mut launches.pending)) {
-        match unsafe { result::event::elapsed(start, end) } {
+    let events: Vec<(sys::CUevent, sys::CUevent)> = with_launches(|launches| {
+        let (mine, others) =
+            std::mem::take(&mut launches.pending).into_iter().partition(|(s, _, _)| *s == stream as usize);
+        launches.pending = others;
+        mine.into_iter().map(|(_, start, end)| (start, end)).collect()
+    });
+    // From the first launch's start to the last one's end: the gaps between
+    // a run's kernels are its time too.
+    if let (Some(&(first, _)), Some(&(_, last))) = (events.first(), events.last()) {
+        match unsafe { result::event::elapsed(first, last) } {
             Ok(ms) => with_launches(|launches| launches.kernel_ms += ms),
             Err(error) => record_driver_error("timing the kernel", error),
         }
+    }
+    for (start, end) in events {
         destroy_events(start, end);
     }
 }
@@ -376,7 +499,7 @@ pub fn runtime_symbols() -> [(&'static str, *mut c_void); 9] {
 /// launch state (events never synchronized are dropped).
 fn take_launches() -> Result<f32, CudaError> {
     let launches = with_launches(std::mem::take);
-    for (start, end) in launches.pending {
+    for (_, start, end) in launches.pending {
         destroy_events(start, end);
     }
     match launches.error {
@@ -525,5 +648,26 @@ mod tests {
         assert!(launch([1, 1, 1, 64, 32, 1]).unwrap_err().to_string().contains("1024 threads per block"));
         assert!(launch([1, 1, 1, 1, 1, 65]).is_err());
         assert_eq!(launch([0, 1, 1, 32, 1, 1]).ok(), Some(0.0));
+    }
+
+    /// A gate holds its waiter until opened, and a gate nobody opens lets it
+    /// go after the timeout, saying so (the driver's side of it, the host
+    /// function on the stream, needs a GPU).
+    #[test]
+    fn gates_open_or_time_out() {
+        let gate = Gate(Some(Arc::new((Mutex::new(false), Condvar::new()))));
+        let state = gate.0.clone().unwrap();
+        let waiter = std::thread::spawn(move || wait_until_open(&state, Duration::from_secs(60)));
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished(), "a closed gate let its waiter go");
+        let started = std::time::Instant::now();
+        drop(gate);
+        assert!(!waiter.join().unwrap(), "an opened gate counted as timed out");
+        assert!(started.elapsed() < Duration::from_secs(10));
+
+        let forgotten: GateState = (Mutex::new(false), Condvar::new());
+        assert!(wait_until_open(&forgotten, Duration::from_millis(10)));
+        let opened: GateState = (Mutex::new(true), Condvar::new());
+        assert!(!wait_until_open(&opened, Duration::from_millis(10)));
     }
 }

@@ -2,7 +2,8 @@
 //! with: `cusparseSpMM` (CSR, every CSR algorithm tried, the fastest kept)
 //! and `cusparseSDDMM`. Loaded at run time (libcusparse.so.12) like the
 //! driver. Times are device times from CUDA events, median of `reps` runs
-//! after one warm-up run.
+//! after one warm-up run, each queued whole before the GPU starts it, as
+//! the kernels' are ([`cuda::Gate`]).
 
 use crate::{
     cuda::{self, driver, CudaError, DeviceBuffer},
@@ -130,9 +131,12 @@ fn time(reps: usize, mut call: impl FnMut() -> Result<(), CudaError>) -> Result<
     let mut samples = Vec::with_capacity(reps.max(1));
     let timed = (|| {
         for _ in 0..reps.max(1) {
+            // Timed as the kernels are: the GPU starts once the call is queued.
+            let gate = cuda::Gate::close(std::ptr::null_mut());
             unsafe { result::event::record(start, std::ptr::null_mut()) }.map_err(driver)?;
             call()?;
             unsafe { result::event::record(end, std::ptr::null_mut()) }.map_err(driver)?;
+            gate.open();
             unsafe { result::event::synchronize(end) }.map_err(driver)?;
             samples.push(unsafe { result::event::elapsed(start, end) }.map_err(driver)?);
         }
