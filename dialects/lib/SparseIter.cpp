@@ -63,6 +63,14 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned rank,
   if (rank > 64)
     return emitError() << "a sparse buffer has at most 64 axes, got rank "
                        << rank;
+  // A buffer lowers to a memref of its element type; a zero-width integer
+  // would reach LLVM, whose passes do not expect it.
+  auto integer = llvm::dyn_cast<IntegerType>(elementType);
+  if (!BaseMemRefType::isValidElementType(elementType) ||
+      (integer && integer.getWidth() == 0))
+    return emitError() << "a sparse buffer's element type must be one a "
+                          "memref can hold, of non-zero width, got "
+                       << elementType;
   return success();
 }
 
@@ -268,10 +276,17 @@ SmallVector<int64_t> IterateOp::getGroupSizes() {
 /// The axes walked by iterations that enclose `op`.
 static llvm::SmallPtrSet<void *, 8> enclosingAxes(Operation *op) {
   llvm::SmallPtrSet<void *, 8> walked;
-  for (auto parent = op->getParentOfType<IterateOp>(); parent;
-       parent = parent->getParentOfType<IterateOp>())
-    for (Value axis : parent.getAxes())
-      walked.insert(axis.getAsOpaquePointer());
+  Operation *child = op;
+  while (auto parent = child->getParentOfType<IterateOp>()) {
+    // An init region runs before the reductions: only the spatial axes
+    // have coordinates there.
+    bool inInit = parent.getInit().isAncestor(child->getParentRegion());
+    StringRef kinds = parent.getKinds();
+    for (auto [index, axis] : llvm::enumerate(parent.getAxes()))
+      if (!inInit || (index < kinds.size() && kinds[index] == 'S'))
+        walked.insert(axis.getAsOpaquePointer());
+    child = parent;
+  }
   return walked;
 }
 

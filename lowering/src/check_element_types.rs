@@ -9,7 +9,7 @@
 
 use crate::{
     accumulation_chain::scalar_type,
-    ir_query::{enclosing, op_name},
+    ir_query::{enclosing, op_name, position},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
@@ -38,7 +38,10 @@ const NOT_ON_GPU: [&str; 2] = ["f80", "f128"];
 const GPU_CODE: [&str; 3] = ["gpu.launch", "gpu.func", "gpu.module"];
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let mut refused = None;
+    // The first op that holds such a value and has a place in the source:
+    // canonicalization hoists constants (a default value) to the function's
+    // entry without their locations.
+    let mut refused: Option<(OperationRef, String)> = None;
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         let on_gpu = GPU_CODE.contains(&op_name(&op).as_str()) || enclosing(op, &GPU_CODE).is_some();
@@ -50,8 +53,11 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
         for r#type in types {
             if let Some(problem) = problem(r#type, on_gpu) {
-                refused = Some((op, problem));
-                return WalkResult::Interrupt;
+                let placed = position(op.location()).is_some();
+                if refused.is_none() || placed {
+                    refused = Some((op, problem));
+                }
+                return if placed { WalkResult::Interrupt } else { WalkResult::Advance };
             }
         }
         WalkResult::Advance

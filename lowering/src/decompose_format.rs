@@ -111,6 +111,24 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         }
         WalkResult::Skip
     });
+    // A rule's target is filled from its source: a target that another
+    // rule decomposes in turn would be read before it is filled.
+    if let Some(rule) = rules.iter().find(|rule| rules.iter().any(|other| key(other.target) == key(rule.source))) {
+        return Err(emit_error(
+            rule.op.location(),
+            "decompose-format: this format_rewrite decomposes a buffer that another format_rewrite fills; decompose the original buffer into both formats instead",
+        ));
+    }
+    // A rule changes how iterations read its source; one that none reads
+    // would vanish without effect, most likely written for another buffer.
+    let used: Vec<usize> =
+        iterations.iter().flat_map(|(_, reads)| reads.iter().map(|rule| rule.op.to_raw().ptr as usize)).collect();
+    if let Some(rule) = rules.iter().find(|rule| !used.contains(&(rule.op.to_raw().ptr as usize))) {
+        return Err(emit_error(
+            rule.op.location(),
+            "decompose-format: no iteration reads the buffer this format_rewrite decomposes (after it, in the same block), so it would do nothing",
+        ));
+    }
     let mut copied: HashMap<usize, bool> = HashMap::new();
     for (iteration, reads) in iterations {
         let first = reads[0];

@@ -8,6 +8,7 @@ pub mod aux_buffers;
 pub mod axis;
 pub mod buffer;
 pub mod check_element_types;
+pub mod check_gpu_ops;
 pub mod clamp_guarded_loops;
 pub mod contract_float_ops;
 pub mod decompose_format;
@@ -99,6 +100,7 @@ pub static PASSES: &[PassDef] = &[
     serialize_launches::PASS,
     expand_f8_conversions::PASS,
     check_element_types::PASS,
+    check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
     verify_llvm_lowering::PASS,
 ];

@@ -53,10 +53,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     const STAGE_ONE: [&str; 4] =
         ["sparse_iter.iterate", "sparse_iter.load", "sparse_iter.store", "sparse_iter.format_rewrite"];
     if let Some((name, op)) = ops.iter().find(|(name, _)| STAGE_ONE.contains(&name.as_str())) {
-        return Err(emit_error(
-            op.location(),
-            format!("'{name}' is stage I; run lower-sparse-iter (and decompose-format for rules) first"),
-        ));
+        let advice = match name.as_str() {
+            // No pipeline decomposes: which copies a kernel makes is the user's choice.
+            "sparse_iter.format_rewrite" => "run decompose-format before the lowering, which applies its rules",
+            _ => "run lower-sparse-iter first",
+        };
+        return Err(emit_error(op.location(), format!("'{name}' is stage I; {advice}")));
     }
 
     // Axes and buffers exist only inside a function: one that takes or

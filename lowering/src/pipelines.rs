@@ -1,7 +1,9 @@
 //! The named pipelines: the whole road from stage I to machine code, in one
 //! place. Each is registered with MLIR, so `builtin.module(sptir-to-cpu)`
 //! works in any textual pipeline and `sptir-opt --sptir-to-cpu` is a
-//! shorthand for it.
+//! shorthand for it. Each one a program may enter by starts with
+//! `lower-affine`: affine loops and accesses become scf and memref before
+//! anything (a guard, `convert-scf-to-cf`) would meet them.
 
 use crate::pass_registry::string_ref;
 use mlir_sys::MlirStringRef;
@@ -20,7 +22,7 @@ pub struct Pipeline {
 pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
     argument: "sptir-to-stage3",
     description: "Lower stage I (sparse_iter) through stage II (sparse_pos) to scf/memref/arith",
-    elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse",
+    elements: "lower-affine,lower-sparse-iter,lower-sparse-buffer,canonicalize,cse",
     defaults: "",
 };
 
@@ -42,7 +44,7 @@ pub const SPTIR_F8_IN_F32: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
+    elements: "lower-affine,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
                sptir-f8-in-f32,func.func(llvm-request-c-wrappers),\
                convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
@@ -55,7 +57,7 @@ pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
 pub const SPTIR_TO_CPU_STAGE3: Pipeline = Pipeline {
     argument: "sptir-to-cpu-stage3",
     description: "Lower stage I sparse kernels to stage III (scf/memref/arith) optimized for the CPU",
-    elements: "lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
+    elements: "lower-affine,lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
                hoist-invariant-loads,cse,promote-accumulators,contract-float-ops",
     defaults: "",
 };
@@ -81,7 +83,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
-        "pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
+        "lower-affine,pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,promote-accumulators,lower-atomic-accumulations,lower-shuffle-accumulations,\
@@ -89,7 +91,8 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     defaults: "",
 };
 
-/// Stage III with `gpu.launch` -> PTX plus host code: the host's buffers
+/// Stage III with `gpu.launch` -> PTX plus host code: types and ops
+/// without a GPU lowering are refused, the host's buffers
 /// become GPU memory, launches become kernels (constants sunk into them
 /// first, so that a kernel sees its split factors and strides as
 /// constants, not parameters), compiled to PTX in-process for `chip`, math
@@ -99,7 +102,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "check-element-types,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
+    elements: "lower-affine,check-element-types,check-gpu-ops,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
                math-expand-ops,lower-math-to-nvvm,\
@@ -124,7 +127,7 @@ pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
 pub const SPTIR_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-to-gpu",
     description: "Lower stage I to GPU kernels in PTX with the default schedule (option chip=sm_90)",
-    elements: "lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-gpu{chip=$chip}",
+    elements: "lower-affine,lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-gpu{chip=$chip}",
     defaults: "chip=sm_90",
 };
 

@@ -27,3 +27,15 @@ func.func @tf32(%a: memref<?xf32>, %i: index) {
 func.func @f4(%a: memref<?xcomplex<f4E2M1FN>>) {
   return
 }
+
+// -----
+
+// A constant without a place in the source (canonicalization hoists them
+// without their locations) is not the one named: the next op that holds
+// the type is.
+func.func @placed(%n: index) {
+  %zero = arith.constant 0.0 : f4E2M1FN loc(unknown)
+  // expected-error@+1 {{check-element-types: f4E2M1FN is not supported}}
+  %buffer = memref.alloc(%n) : memref<?xf4E2M1FN>
+  return
+}

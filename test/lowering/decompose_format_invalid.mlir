@@ -81,3 +81,46 @@ func.func @rewrites_the_output(%indptr: memref<?xi32>, %indices: memref<?xi32>, 
   }
   return
 }
+
+// -----
+
+// Two rules that undo each other: each one's source is the other's target.
+func.func @rules_in_a_cycle(%a: memref<?xf32>, %at: memref<?xf32>, %y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %AT = sparse_iter.match_buffer %at [%J, %I] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{decompose-format: this format_rewrite decomposes a buffer that another format_rewrite fills}}
+  sparse_iter.format_rewrite %A -> %AT map affine_map<(i, j) -> (j, i)> inverse affine_map<(j, i) -> (i, j)>
+      : !sparse_iter.buffer<2, f32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.format_rewrite %AT -> %A map affine_map<(j, i) -> (i, j)> inverse affine_map<(i, j) -> (j, i)>
+      : !sparse_iter.buffer<2, f32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "rowsum" [%I, %J] "SR" body {
+  ^bb0(%i: index, %j: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    %v = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %s = arith.addf %acc, %v : f32
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// A rule for a buffer no iteration reads.
+func.func @rule_nobody_reads(%a: memref<?xf32>, %b: memref<?xf32>, %y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{decompose-format: no iteration reads the buffer this format_rewrite decomposes}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(i) -> (i)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "copy" [%I] "S" body {
+  ^bb0(%i: index):
+    %v = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %v, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}

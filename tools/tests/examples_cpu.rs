@@ -833,3 +833,70 @@ fn sddmm_reordered() {
         checks.finish();
     }
 }
+
+// ---------------------------------------------------------------------------
+// An iteration nested in another's init region: the init runs once per
+// spatial point, where only the spatial axes have coordinates, so it may
+// walk the children of those (here each row's non-zeros) and not of the
+// reduction axes (the verifier's side is in test/dialects/sparse_iter).
+
+const INIT_WALKS_ROW: &str = r#"
+func.func @count_and_sum(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %y: memref<?xf32>,
+                         %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "sum" [%I, %J] "SR" init {
+  ^bb0(%i: index):
+    %zero = arith.constant 0.0 : f32
+    sparse_iter.store %zero, %Y[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.iterate "count" [%J] "R" body {
+    ^bb0(%j: index):
+      %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+      %one = arith.constant 1.0 : f32
+      %more = arith.addf %acc, %one : f32
+      sparse_iter.store %more, %Y[%i] : !sparse_iter.buffer<1, f32>
+    }
+  } body {
+  ^bb0(%i: index, %j: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    %v = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %sum = arith.addf %acc, %v : f32
+    sparse_iter.store %sum, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+"#;
+
+#[test]
+fn iteration_in_init_walks_the_row() {
+    on_each_path("count_and_sum.mlir", INIT_WALKS_ROW, "iteration in init", |kernel, checks| {
+        let mut seeds = SplitMix64::new(21);
+        for (name, pattern) in inputs() {
+            let a = fresh(&pattern, &mut seeds);
+            let mut y = poisoned(a.rows());
+            kernel
+                .run(
+                    "count_and_sum",
+                    &mut [
+                        KernelArg::Ids(a.indptr()),
+                        KernelArg::Ids(a.indices()),
+                        KernelArg::Values(a.values()),
+                        KernelArg::Output(body(&mut y)),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(a.nnz()),
+                    ],
+                )
+                .unwrap();
+            let expected: Vec<f64> = (0..a.rows())
+                .map(|i| {
+                    let (_, values) = a.row(i).unwrap_or((&[], &[]));
+                    values.len() as f64 + values.iter().map(|&v| v as f64).sum::<f64>()
+                })
+                .collect();
+            checks.check(&name, &y, &expected);
+        }
+    });
+}

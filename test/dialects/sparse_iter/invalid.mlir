@@ -510,3 +510,42 @@ module {
 func.func @negative_rank(%x: !sparse_iter.buffer<-1, f32>) {
   return
 }
+
+// -----
+
+// expected-error@+1 {{a sparse buffer's element type must be one a memref can hold, of non-zero width, got 'i0'}}
+func.func @zero_width_element(%x: !sparse_iter.buffer<1, i0>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a sparse buffer's element type must be one a memref can hold, of non-zero width, got 'none'}}
+func.func @no_element(%x: !sparse_iter.buffer<1, none>) {
+  return
+}
+
+// -----
+
+// An init region runs before the reductions: a child of a reduction axis
+// has no parent coordinate there.
+func.func @init_walks_child_of_reduction(%ip: memref<?xi32>, %y: memref<?xf32>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %ip, %ip length %n nnz %n sorted : memref<?xi32>, memref<?xi32>
+  %K = sparse_iter.sparse_variable %J, %ip, %ip length %n nnz %n sorted : memref<?xi32>, memref<?xi32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "t" [%I, %J] "SR" init {
+  ^bb0(%i: index):
+    // expected-error@+1 {{axis #0 (sparse_variable) comes before its parent axis}}
+    sparse_iter.iterate "bad" [%K] "S" body {
+    ^bb0(%k: index):
+      %one = arith.constant 1.0 : f32
+      sparse_iter.store %one, %Y[%i] : !sparse_iter.buffer<1, f32>
+    }
+  } body {
+  ^bb0(%i: index, %j: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %acc, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}

@@ -6,7 +6,7 @@ func.func @stage_one_input(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
   %I = sparse_iter.dense_fixed %m
   %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
   %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
-  // expected-error@+1 {{'sparse_iter.iterate' is stage I; run lower-sparse-iter (and decompose-format for rules) first}}
+  // expected-error@+1 {{'sparse_iter.iterate' is stage I; run lower-sparse-iter first}}
   sparse_iter.iterate "it" [%I] "S" body {
   ^bb0(%i: index):
     %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
@@ -78,5 +78,17 @@ func.func @global_tile_in_block(%x: memref<?xf32>, %m: index) {
       sparse_pos.store %v, %T[%k] : !sparse_iter.buffer<1, f32>
     }
   }
+  return
+}
+
+// -----
+
+// A rewrite rule left for the lowering: decompose-format applies rules.
+func.func @rule_not_decomposed(%x: memref<?xf32>, %y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %x [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{'sparse_iter.format_rewrite' is stage I; run decompose-format before the lowering, which applies its rules}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(i) -> (i)> : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
   return
 }

@@ -91,29 +91,6 @@ func.func @buffer_without_definition(%A: !sparse_iter.buffer<1, f32>, %m: index)
 
 // -----
 
-// The init nest walks only the spatial axes; an iteration nested in the init
-// region cannot use J (a reduction axis of the enclosing iteration) as the
-// parent of its own axis.
-func.func @init_nested_child_of_reduction(%indptr_j: memref<?xi32>, %indices_j: memref<?xi32>,
-                                          %indptr_k: memref<?xi32>, %indices_k: memref<?xi32>,
-                                          %m: index, %n: index, %p: index, %nnz_j: index, %nnz_k: index) {
-  %I = sparse_iter.dense_fixed %m
-  %J = sparse_iter.sparse_variable %I, %indptr_j, %indices_j length %n nnz %nnz_j sorted : memref<?xi32>, memref<?xi32>
-  %K = sparse_iter.sparse_variable %J, %indptr_k, %indices_k length %p nnz %nnz_k sorted : memref<?xi32>, memref<?xi32>
-  sparse_iter.iterate "outer" [%I, %J] "SR" init {
-  ^bb0(%i: index):
-    // expected-error@+1 {{an axis is walked before its parent axis; reorder the iteration}}
-    sparse_iter.iterate "inner" [%K] "S" body {
-    ^bb0(%k: index):
-    }
-  } body {
-  ^bb0(%i: index, %j: index):
-  }
-  return
-}
-
-// -----
-
 // A lookup may read the default value, which arith cannot make for an
 // unsigned integer (its constants are signless).
 func.func @unsigned_lookup(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xui32>,

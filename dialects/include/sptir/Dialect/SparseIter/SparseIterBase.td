@@ -56,7 +56,8 @@ def SparseIter_BufferType : TypeDef<SparseIter_Dialect, "Buffer"> {
     `!sparse_iter.buffer<RANK, ELEMENT>` is a buffer composed of RANK axes
     whose non-zero values have type ELEMENT. It is accessed with RANK
     coordinates at stage I (`sparse_iter.load`) and RANK positions at
-    stage II (`sparse_pos.load`). RANK is at most 64.
+    stage II (`sparse_pos.load`). RANK is at most 64; ELEMENT is a type a
+    memref can hold, not a zero-width integer (the buffer lowers to one).
   }];
   let parameters = (ins "unsigned":$rank, "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $rank `,` $elementType `>`";

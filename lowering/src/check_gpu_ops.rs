@@ -1,0 +1,87 @@
+//! `check-gpu-ops`: the start of a lowering to GPU kernels. Some ops that
+//! lower fine on the CPU have no meaning on the GPU, and the conversions
+//! did not say so: `vector.print` became a call to the host runtime's
+//! `printF32`, which the kernel module does not have, and the module
+//! failed to verify halfway through `convert-gpu-to-nvvm`; a call to a
+//! function declared without a body reached the PTX as an unresolved
+//! symbol, to fail when the driver loads the module. This pass names
+//! such an op in code that runs on the GPU (a `gpu.launch` body and the
+//! functions it calls) before outlining.
+
+use crate::{
+    ir_query::op_name,
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::ir::{
+    attribute::{FlatSymbolRefAttribute, StringAttribute},
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    RegionLike,
+};
+use std::collections::{HashMap, HashSet};
+
+pub const PASS: PassDef = PassDef {
+    name: "CheckGpuOps",
+    argument: "check-gpu-ops",
+    description: "Refuse ops in GPU code that have no GPU lowering (vector.print, calls to functions without a body)",
+    options: &[],
+    dependent_dialects: "",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let mut functions = HashMap::new();
+    let mut launches = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match op_name(&op).as_str() {
+            "func.func" => {
+                if let Some(name) = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+                    functions.insert(name.value().to_string(), op);
+                }
+            }
+            "gpu.launch" => launches.push(op),
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    let mut checked = HashSet::new();
+    let mut pending = launches;
+    while let Some(code) = pending.pop() {
+        let mut refused = None;
+        code.walk(WalkOrder::PreOrder, |op| {
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            let name = op_name(&op);
+            if name == "vector.print" {
+                refused =
+                    Some((op, "vector.print has no GPU lowering; print from a kernel with gpu.printf".to_string()));
+                return WalkResult::Interrupt;
+            }
+            if name == "func.call" {
+                let callee = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
+                let Some(callee) = callee.map(|c| c.value().to_string()) else { return WalkResult::Advance };
+                match functions.get(&callee) {
+                    Some(function) if function.region(0).is_ok_and(|r| r.first_block().is_some()) => {
+                        if checked.insert(callee) {
+                            pending.push(*function);
+                        }
+                    }
+                    _ => {
+                        refused = Some((
+                            op,
+                            format!(
+                                "GPU code calls @{callee}, which has no body here: a kernel can call only functions \
+                                 defined in the module"
+                            ),
+                        ));
+                        return WalkResult::Interrupt;
+                    }
+                }
+            }
+            WalkResult::Advance
+        });
+        if let Some((op, problem)) = refused {
+            return Err(emit_error(op.location(), format!("check-gpu-ops: {problem}")));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+// RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(check-gpu-ops)' | FileCheck %s
+
+// Launches calling functions defined here, and host code printing, pass.
+// CHECK-LABEL: func.func @host_prints
+func.func private @twice(%v: f32) -> f32 {
+  %w = arith.addf %v, %v : f32
+  return %w : f32
+}
+func.func private @quad(%v: f32) -> f32 {
+  %w = func.call @twice(%v) : (f32) -> f32
+  %u = func.call @twice(%w) : (f32) -> f32
+  return %u : f32
+}
+func.func @host_prints(%x: memref<?xf32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  vector.print %v : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %w = func.call @quad(%v) : (f32) -> f32
+    memref.store %w, %x[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_prints(%v: f32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error@+1 {{check-gpu-ops: vector.print has no GPU lowering; print from a kernel with gpu.printf}}
+    vector.print %v : f32
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Through the functions a kernel calls, to one the module only declares.
+func.func private @host_only(f32) -> f32
+func.func private @wrapper(%v: f32) -> f32 {
+  // expected-error@+1 {{check-gpu-ops: GPU code calls @host_only, which has no body here}}
+  %w = func.call @host_only(%v) : (f32) -> f32
+  return %w : f32
+}
+func.func @kernel_calls(%v: f32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %w = func.call @wrapper(%v) : (f32) -> f32
+    gpu.terminator
+  }
+  return
+}
