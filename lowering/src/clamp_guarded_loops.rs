@@ -8,7 +8,10 @@
 //! loop keeps a constant trip count for threads, vectors and unrolling;
 //! a sequential loop gains nothing from it and runs `factor` iterations a
 //! chunk however few positions are left, which for a factor far above the
-//! loop's size is practically forever.
+//! loop's size is practically forever. A loop around the clamped one
+//! that holds it and pure arithmetic only (the chunks of a split of a
+//! split's inner loop) then stops at its last chunk that has a position,
+//! and so on outwards.
 //!
 //! Only the split's own guard (marked `sptir.split_guard`) is rewritten:
 //! it compares a position, which is never negative, with the loop's end,
@@ -30,7 +33,7 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
-        RegionLike, Value,
+        Location, RegionLike, Value,
     },
     Context,
 };
@@ -48,11 +51,60 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for guard in crate::ir_query::marked_ops(root, SPLIT_GUARD) {
-        if let Some((loop_op, bound)) = clampable(guard) {
-            clamp(context, loop_op, guard, &bound);
+        let Some((loop_op, bound)) = clampable(guard) else { continue };
+        let location = guard.location();
+        // A split of a split's inner loop: once the innermost loop stops
+        // at the end, the loops around it run empty chunks past it, as
+        // many as the outer factor allows; each stops where its chunks do.
+        let mut outer = enclosing_bound(loop_op, &bound);
+        clamp(context, loop_op, location, &bound);
+        inline_region(guard, 0);
+        while let Some((loop_op, bound)) = outer {
+            outer = enclosing_bound(loop_op, &bound);
+            clamp(context, loop_op, location, &bound);
         }
     }
     Ok(())
+}
+
+/// For `inner`, about to be bounded by `bound`: the loop around it and
+/// that loop's bound, where the loop holds `inner` and pure arithmetic
+/// only and `inner` runs from 0 to a positive constant. Clamped, `inner`
+/// runs iff `end - sum(base) > 0`; with `sum(base) = c * j + sum(b)`, `j`
+/// the outer induction variable, that is the guard `c * j + sum(b) < end`
+/// for the outer loop.
+fn enclosing_bound<'c>(inner: OperationRef<'c, 'c>, bound: &Bound<'c>) -> Option<(OperationRef<'c, 'c>, Bound<'c>)> {
+    if constant_index(detach(inner.operand(0).ok()?)) != Some(0)
+        || !constant_index(detach(inner.operand(1).ok()?)).is_some_and(|n| n > 0)
+    {
+        return None;
+    }
+    let loop_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.parent_operation()?.to_raw()) };
+    if op_name(&loop_op) != "scf.for" || loop_op.result_count() != 0 || !defined_outside(bound.end, loop_op) {
+        return None;
+    }
+    let body = loop_op.region(0).ok()?.first_block()?;
+    let induction: Value = detach(body.argument(0).ok()?.into());
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op != inner && op_name(&op) != "scf.yield" && !speculatable(&op) {
+            return None;
+        }
+    }
+    let mut base = Vec::new();
+    let mut coefficient = 0i64;
+    for &term in &bound.base {
+        coefficient = coefficient.checked_add(sum_terms(term, induction, loop_op, &mut base, 0)?)?;
+    }
+    if coefficient < 1 {
+        return None;
+    }
+    if holds_sync(loop_op) && (thread_dependent(bound.end) || base.iter().any(|&b| thread_dependent(b))) {
+        return None;
+    }
+    Some((loop_op, Bound { end: bound.end, base, coefficient }))
 }
 
 /// What a guard bounds its loop by: it tests `b_1 + ... + c * i < n`
@@ -153,17 +205,16 @@ fn region_empty(op: OperationRef<'_, '_>, index: usize) -> bool {
     op.region(index).ok().and_then(|r| r.first_block()).is_none()
 }
 
-fn clamp<'c>(context: &'c Context, loop_op: OperationRef<'c, 'c>, guard: OperationRef<'c, 'c>, bound: &Bound<'c>) {
+fn clamp<'c>(context: &'c Context, loop_op: OperationRef<'c, 'c>, location: Location<'c>, bound: &Bound<'c>) {
     let Some(builder) = Builder::before(context, loop_op) else { return };
-    let builder = builder.at(guard.location());
+    let builder = builder.at(location);
     let left = bound.base.iter().fold(bound.end, |left, &b| builder.sub(left, b));
     // c * i < left  <=>  i < ceil(left / c), for a positive c.
     let left = match bound.coefficient {
         1 => left,
-        c => builder.value(arith::ceildivsi(left, builder.index(c), guard.location())),
+        c => builder.value(arith::ceildivsi(left, builder.index(c), location)),
     };
     let Ok(upper) = loop_op.operand(1) else { return };
-    let clamped = builder.value(arith::minsi(detach(upper), left, guard.location()));
+    let clamped = builder.value(arith::minsi(detach(upper), left, location));
     unsafe { OperationRefMut::from_raw(loop_op.to_raw()) }.set_operand(1, clamped);
-    inline_region(guard, 0);
 }

@@ -2,9 +2,12 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=1000000},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-launches)' | FileCheck %s --check-prefix=SPLIT
 
 // A split's guard in a sequential loop becomes its bound: the loop runs
-// min(factor, n - chunk start) positions, and its body is the guarded one.
+// min(factor, n - chunk start) positions, and its body is the guarded one;
+// the chunk loop around it stops at the last chunk that has a position.
 // CHECK-LABEL: func.func @sequential_chunk
-//       CHECK: scf.for %[[O:.*]] = %c0 to %arg2 step %c1 {
+//       CHECK: %[[CHUNKS:.*]] = arith.ceildivsi %arg1, %{{.*}}
+//  CHECK-NEXT: %[[OEND:.*]] = arith.minsi %arg2, %[[CHUNKS]]
+//  CHECK-NEXT: scf.for %[[O:.*]] = %c0 to %[[OEND]] step %c1 {
 //  CHECK-NEXT:   %[[START:.*]] = arith.muli %[[O]], %c8
 //  CHECK-NEXT:   %[[LEFT:.*]] = arith.subi %arg1, %[[START]]
 //  CHECK-NEXT:   %[[END:.*]] = arith.minsi %c8, %[[LEFT]]
@@ -200,3 +203,44 @@ func.func @barrier(%x: memref<?xf32>, %n: index, %v: f32) {
 // SPLIT-NEXT: scf.for %{{.*}} = %c0 to %[[END]] step %c1 {
 // SPLIT-NOT:    scf.if
 // SPLIT:      } {sptir.kind = "spatial", sptir.label = "csrmm.2.i"}
+
+// -----
+
+// A split of a split's inner loop: the first split's chunks of 10^8
+// positions, each cut into pairs. The innermost loop stops at the end, and
+// the loop of pairs stops at the last pair that has a position, instead of
+// running 5 * 10^7 empty pairs a chunk.
+// CHECK-LABEL: func.func @split_of_a_split
+//       CHECK: %[[CHUNKS:.*]] = arith.ceildivsi %arg1,
+//  CHECK-NEXT: %[[OEND:.*]] = arith.minsi %arg2, %[[CHUNKS]]
+//  CHECK-NEXT: scf.for %[[O:.*]] = %c0 to %[[OEND]] step %c1 {
+//  CHECK-NEXT:   %[[START:.*]] = arith.muli %[[O]], %c100000000
+//       CHECK:   %[[LEFT:.*]] = arith.subi %arg1, %[[START]]
+//       CHECK:   %[[PAIRS:.*]] = arith.ceildivsi %[[LEFT]], %{{.*}}
+//  CHECK-NEXT:   %[[PEND:.*]] = arith.minsi %c50000000, %[[PAIRS]]
+//  CHECK-NEXT:   scf.for %[[P:.*]] = %c0 to %[[PEND]] step %c1 {
+//       CHECK:     arith.minsi %c2,
+//   CHECK-NOT:     scf.if
+//       CHECK: return
+func.func @split_of_a_split(%x: memref<?xf32>, %n: index, %chunks: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c50000000 = arith.constant 50000000 : index
+  %c100000000 = arith.constant 100000000 : index
+  scf.for %o = %c0 to %chunks step %c1 {
+    %start = arith.muli %o, %c100000000 : index
+    scf.for %p = %c0 to %c50000000 step %c1 {
+      %pair = arith.muli %p, %c2 : index
+      %first = arith.addi %start, %pair : index
+      scf.for %i = %c0 to %c2 step %c1 {
+        %q = arith.addi %first, %i : index
+        %in = arith.cmpi ult, %q, %n : index
+        scf.if %in {
+          memref.store %v, %x[%q] : memref<?xf32>
+        } {sptir.split_guard}
+      }
+    }
+  }
+  return
+}
