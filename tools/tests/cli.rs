@@ -770,6 +770,18 @@ fn bench_emulates_gpu_schedules_on_the_cpu() {
     emulate(&["--op", "sddmm", "--sddmm", "4,8,4,1"]);
     emulate(&["--op", "sddmm", "--sddmm", "2,16,2"]);
     emulate(&["--op", "spmm", "--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]);
+    // A matrix without non-zeros has no hyb buckets: nothing to schedule.
+    let empty = temp_file("empty.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 0\n");
+    for (op, format) in [("sddmm", "hyb"), ("spmm", "hyb"), ("sddmm", "csr"), ("spmm", "ell")] {
+        let args = ["--op", op, "--format", format, "--matrix", &empty, "--device", "emulate", "--reps", "1", "--json"];
+        let output = bench(&args);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("\"verified\":true"),
+            "{op} {format}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
     // BSR unrolls a block's rows up to 16, one register sum each.
     for block in ["1", "3", "16", "17"] {
         emulate(&["--op", "spmm", "--format", "bsr", "--block", block]);

@@ -470,6 +470,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         }
         _ => (args.stage1.clone(), args.schedule.clone()),
     };
+    // A schedule with nothing to schedule (hyb without buckets: a matrix
+    // without non-zeros) is none.
+    let (stage1, schedule) = (stage1.as_deref().and_then(pass_list), schedule.as_deref().and_then(pass_list));
     // What ran, defaults included, as JSON values for the JSON line: a
     // measurement that does not say its configuration cannot be reproduced.
     let mut described = match format {
