@@ -83,6 +83,11 @@ pub enum MtxError {
     )]
     OutOfMemory { rows: usize, cols: usize, entries: usize, needed: u64, available: u64 },
 
+    #[error(
+        "the entries at ({row}, {col}) (1-based, with their mirror images) sum to {sum}, not a finite 32-bit float"
+    )]
+    SumNotFinite { row: usize, col: usize, sum: f32 },
+
     #[error(transparent)]
     Format(#[from] FormatError),
 }
@@ -488,6 +493,11 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         // Summing duplicates gave 2.0 etc.; a pattern only says "present".
         csr.values_mut().fill(1.0);
     }
+    // Each value was finite; duplicates summed may not be.
+    if let Some(p) = csr.values().iter().position(|v| !v.is_finite()) {
+        let row = csr.indptr().partition_point(|&start| start as usize <= p) - 1;
+        return Err(MtxError::SumNotFinite { row: row + 1, col: csr.indices()[p] as usize + 1, sum: csr.values()[p] });
+    }
     Ok(csr)
 }
 
@@ -624,6 +634,16 @@ mod tests {
         let err = parse(&format!("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 5{long}\n")).unwrap_err();
         assert!(matches!(err, MtxError::LineTooLong { line: 3, .. }), "{err}");
         assert!(err.to_string().starts_with("line 3: longer than 1048576 bytes"), "{err}");
+    }
+
+    #[test]
+    fn duplicates_that_overflow_are_refused() {
+        let text = "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 3 3e38\n2 3 3e38\n";
+        let err = parse(text).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the entries at (2, 3) (1-based, with their mirror images) sum to inf, not a finite 32-bit float"
+        );
     }
 
     #[test]
