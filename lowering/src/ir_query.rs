@@ -518,8 +518,13 @@ pub fn views<'c>(value: Value<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
     while let Ok(result) = op_result(value) {
         let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(result.owner().to_raw()) };
         let view = owner.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name));
+        // melior prints the whole op into the error of a missing operand:
+        // asked of every access's memref, that was most of a compile.
+        if !view || owner.operand_count() == 0 {
+            break;
+        }
         match owner.operand(0) {
-            Ok(source) if view => value = crate::axis::detach(source),
+            Ok(source) => value = crate::axis::detach(source),
             _ => break,
         }
         views.push(owner);
