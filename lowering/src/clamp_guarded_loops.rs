@@ -79,19 +79,9 @@ fn enclosing_bound<'c>(inner: OperationRef<'c, 'c>, bound: &Bound<'c>) -> Option
     {
         return None;
     }
-    let loop_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.parent_operation()?.to_raw()) };
-    if op_name(&loop_op) != "scf.for" || loop_op.result_count() != 0 || !defined_outside(bound.end, loop_op) {
+    let (loop_op, induction) = loop_around(inner)?;
+    if !defined_outside(bound.end, loop_op) {
         return None;
-    }
-    let body = loop_op.region(0).ok()?.first_block()?;
-    let induction: Value = detach(body.argument(0).ok()?.into());
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op != inner && op_name(&op) != "scf.yield" && !speculatable(&op) {
-            return None;
-        }
     }
     let mut base = Vec::new();
     let mut coefficient = 0i64;
@@ -116,25 +106,33 @@ struct Bound<'c> {
     coefficient: i64,
 }
 
-/// The loop `guard` can bound, and the bound.
-fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, Bound<'c>)> {
-    if op_name(&guard) != "scf.if" || guard.result_count() != 0 || !region_empty(guard, 1) {
-        return None;
-    }
-    let loop_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(guard.parent_operation()?.to_raw()) };
+/// The `scf.for` without results directly around `op`, and its induction
+/// variable, where its body is `op` plus pure arithmetic: skipping an
+/// iteration in which `op` does nothing then skips nothing else.
+fn loop_around<'c>(op: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
+    let loop_op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.parent_operation()?.to_raw()) };
     if op_name(&loop_op) != "scf.for" || loop_op.result_count() != 0 {
         return None;
     }
     let body = loop_op.region(0).ok()?.first_block()?;
     let induction: Value = detach(body.argument(0).ok()?.into());
     let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op != guard && op_name(&op) != "scf.yield" && !speculatable(&op) {
+    while let Some(other) = next {
+        next = other.next_in_block();
+        let other: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(other.to_raw()) };
+        if other != op && op_name(&other) != "scf.yield" && !speculatable(&other) {
             return None;
         }
     }
+    Some((loop_op, induction))
+}
+
+/// The loop `guard` can bound, and the bound.
+fn clampable<'c>(guard: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>, Bound<'c>)> {
+    if op_name(&guard) != "scf.if" || guard.result_count() != 0 || !region_empty(guard, 1) {
+        return None;
+    }
+    let (loop_op, induction) = loop_around(guard)?;
     let condition = defining(detach(guard.operand(0).ok()?))?;
     if op_name(&condition) != "arith.cmpi" || !is_less_than(condition) {
         return None;
