@@ -18,6 +18,7 @@
 use crate::{
     ir_builder::{erase, replace_uses},
     ir_query::{defined_outside, op_name, root_memref, VIEWS},
+    lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
@@ -65,34 +66,71 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
         WalkResult::Advance
     });
-    // Loops innermost first; hoisting repeats until nothing moves, since a
-    // hoisted load can free the arithmetic that uses it and vice versa.
-    let mut loops = Vec::new();
+    // Loops and guards innermost first; hoisting repeats until nothing
+    // moves, since a hoisted load can free the arithmetic that uses it and
+    // vice versa. Out of a guard (`scf.if`) moves only the arithmetic that
+    // places a warp-shuffled accumulation (a load there may be what the
+    // guard keeps in bounds): computed under a split's tail guard from
+    // values outside the loop, that place then leaves the loop too, and
+    // `promote-accumulators` keeps the sum in a register for the shuffle.
+    let places = shuffled_places(root);
+    let mut parents = Vec::new();
     root.walk(WalkOrder::PostOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "scf.for" {
-            loops.push(op);
+        if matches!(op_name(&op).as_str(), "scf.for" | "scf.if") {
+            parents.push(op);
         }
         WalkResult::Advance
     });
     let mut moved = true;
     while moved {
         moved = false;
-        for &parent in &loops {
-            let Some(body) = parent.region(0).ok().and_then(|r| r.first_block()) else { continue };
-            let mut next = body.first_operation();
-            while let Some(op) = next {
-                next = op.next_in_block();
-                let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
-                if hoistable(&op, &written) && op.operands().all(|v| defined_outside(v, parent)) {
-                    unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(parent);
-                    moved = true;
+        for &parent in &parents {
+            let guard = op_name(&parent) == "scf.if";
+            for region in parent.regions() {
+                let Some(body) = region.first_block() else { continue };
+                let mut next = body.first_operation();
+                while let Some(op) = next {
+                    next = op.next_in_block();
+                    let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+                    let load = matches!(op_name(&op).as_str(), "memref.load" | "vector.load");
+                    let placing = places.contains(&(op.to_raw().ptr as usize));
+                    if hoistable(&op, &written)
+                        && !(guard && (load || !placing))
+                        && op.operands().all(|v| defined_outside(v, parent))
+                    {
+                        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(parent);
+                        moved = true;
+                    }
                 }
             }
         }
     }
     reuse_dominating_loads(root, &written);
     Ok(())
+}
+
+/// The ops that compute the indices of stores marked for a warp shuffle.
+fn shuffled_places<'c>(root: OperationRef<'c, '_>) -> Vec<usize> {
+    let mut pending: Vec<Value<'c, 'c>> = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op.has_attribute(SHUFFLE) {
+            pending.extend(op.operands().skip(2).map(crate::axis::detach));
+        }
+        WalkResult::Advance
+    });
+    let mut found = Vec::new();
+    while let Some(value) = pending.pop() {
+        let Ok(result) = crate::ir_query::op_result(value) else { continue };
+        let op = result.owner();
+        let key = op.to_raw().ptr as usize;
+        if !found.contains(&key) {
+            found.push(key);
+            pending.extend(op.operands().map(crate::axis::detach));
+        }
+    }
+    found
 }
 
 /// Replaces each load of a never-written memref by an identical earlier

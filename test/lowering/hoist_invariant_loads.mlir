@@ -122,3 +122,40 @@ func.func @written_through_a_view(%x: memref<?xf32>, %y: memref<?xf32>, %n: inde
   }
   return
 }
+
+// The place of a warp-shuffled accumulation, computed under a split's tail
+// guard from values outside the loop, leaves the guard and the loop; the
+// guard's other arithmetic and its loads stay (the guard keeps them in
+// bounds).
+// CHECK-LABEL: func.func @shuffled_place
+//       CHECK:   scf.for %[[F:.*]] = %c0 to %c3
+//  CHECK-NEXT:     %[[PLACE:.*]] = arith.addi %{{.*}}, %[[F]]
+//  CHECK-NEXT:     scf.for
+//       CHECK:       scf.if
+//  CHECK-NEXT:         arith.addi
+//  CHECK-NEXT:         memref.load %arg0
+//       CHECK:         memref.store %{{.*}}, %arg2[%[[PLACE]]] {sptir.shuffle = 32 : i64}
+func.func @shuffled_place(%x: memref<?xf32>, %s: memref<?xf32>, %y: memref<?xf32>, %row: index, %n: index,
+                          %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  %t = gpu.thread_id x
+  scf.for %f = %c0 to %c3 step %c1 {
+    scf.for %o = %c0 to %steps step %c1 {
+      %base = arith.muli %o, %c32 : index
+      %p = arith.addi %base, %t : index
+      %in = arith.cmpi ult, %p, %n : index
+      scf.if %in {
+        %at = arith.addi %row, %f : index
+        %q = arith.addi %p, %row : index
+        %v = memref.load %x[%q] : memref<?xf32>
+        %old = memref.load %y[%at] : memref<?xf32>
+        %new = arith.addf %old, %v : f32
+        memref.store %new, %y[%at] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      } {sptir.split_guard}
+    }
+  }
+  return
+}

@@ -770,6 +770,11 @@ fn bench_emulates_gpu_schedules_on_the_cpu() {
     emulate(&["--op", "sddmm", "--sddmm", "4,8,4,1"]);
     emulate(&["--op", "sddmm", "--sddmm", "2,16,2"]);
     emulate(&["--op", "spmm", "--schedule", "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}"]);
+    // A warp a row, its lanes on the row's non-zeros and the features in
+    // turn around them: each feature's sum meets in a shuffle.
+    let warp_rows = "sparse-pos-reorder{loops=csrmm.2,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=32},\
+                     sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true}";
+    emulate(&["--op", "spmm", "--schedule", warp_rows]);
     // A matrix without non-zeros has no hyb buckets: nothing to schedule.
     let empty = temp_file("empty.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 0\n");
     for (op, format) in [("sddmm", "hyb"), ("spmm", "hyb"), ("sddmm", "csr"), ("spmm", "ell")] {
