@@ -9,11 +9,11 @@
 //! functions it calls) before outlining.
 
 use crate::{
-    ir_query::op_name,
+    ir_query::{op_name, symbol_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
-    attribute::{FlatSymbolRefAttribute, StringAttribute},
+    attribute::FlatSymbolRefAttribute,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     RegionLike,
 };
@@ -35,8 +35,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
             "func.func" => {
-                if let Some(name) = op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
-                    functions.insert(name.value().to_string(), op);
+                if let Some(name) = symbol_name(&op) {
+                    functions.insert(name, op);
                 }
             }
             "gpu.launch" => launches.push(op),

@@ -30,7 +30,7 @@ use crate::{
     accumulation_chain::{scalar_type, vector_lanes, vector_shape},
     axis::detach,
     ir_builder::{append_params, if_else, replace_uses, zero_attribute, Builder},
-    ir_query::{op_name, position, view_root, views, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
+    ir_query::{op_name, position, symbol_name, view_root, views, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -129,12 +129,7 @@ fn guard_function<'c>(
     let parameters = entry.map(|b| b.argument_count()).unwrap_or(0);
     let faults = append_params(context, function, &[faults_type])
         .ok_or_else(|| emit_error(location, "guard-memory-accesses: the function has no body or type"))?[0];
-    let name = function
-        .attribute("sym_name")
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-        .unwrap_or_default();
+    let name = symbol_name(&function).unwrap_or_default();
     let entry = entry.map(|b| unsafe { BlockRef::from_raw(b.to_raw()) });
 
     let mut accesses = Vec::new();

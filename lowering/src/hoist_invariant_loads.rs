@@ -26,6 +26,7 @@ use melior::ir::{
     operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
     RegionLike, Value, ValueLike,
 };
+use std::collections::HashSet;
 
 pub const PASS: PassDef = PassDef {
     name: "HoistInvariantLoads",
@@ -111,7 +112,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 }
 
 /// The ops that compute the indices of stores marked for a warp shuffle.
-fn shuffled_places<'c>(root: OperationRef<'c, '_>) -> Vec<usize> {
+fn shuffled_places<'c>(root: OperationRef<'c, '_>) -> HashSet<usize> {
     let mut pending: Vec<Value<'c, 'c>> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
@@ -120,13 +121,11 @@ fn shuffled_places<'c>(root: OperationRef<'c, '_>) -> Vec<usize> {
         }
         WalkResult::Advance
     });
-    let mut found = Vec::new();
+    let mut found = HashSet::new();
     while let Some(value) = pending.pop() {
         let Ok(result) = crate::ir_query::op_result(value) else { continue };
         let op = result.owner();
-        let key = op.to_raw().ptr as usize;
-        if !found.contains(&key) {
-            found.push(key);
+        if found.insert(op.to_raw().ptr as usize) {
             pending.extend(op.operands().map(crate::axis::detach));
         }
     }

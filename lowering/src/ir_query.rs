@@ -116,6 +116,12 @@ pub fn op_name(op: &OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
+/// The symbol a symbol op (a `func.func`) defines, its `sym_name`.
+pub fn symbol_name(op: &OperationRef<'_, '_>) -> Option<String> {
+    let name = op.attribute("sym_name").ok()?;
+    melior::ir::attribute::StringAttribute::try_from(name).ok().map(|s| s.value().to_string())
+}
+
 /// Whether `value` is defined outside `op` (by an op or block before it),
 /// so that it is known before `op` runs: its defining op, or the op whose
 /// region holds the block it is an argument of, is neither `op` nor nested

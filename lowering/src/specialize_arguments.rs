@@ -9,10 +9,10 @@
 
 use crate::{
     ir_builder::{replace_uses, Builder},
+    ir_query::symbol_name,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
 };
 use melior::ir::{
-    attribute::StringAttribute,
     block::BlockLike,
     operation::{OperationLike, OperationRef},
     r#type::TypeLike,
@@ -58,9 +58,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         return Err(fail(format!("argument {repeated} is named twice")));
     }
     let is_named = |op: &OperationRef| {
-        op.name().as_string_ref().as_str() == Ok("func.func")
-            && op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value() == name)
-                == Some(true)
+        op.name().as_string_ref().as_str() == Ok("func.func") && symbol_name(op).as_deref() == Some(name)
     };
     // Scheduled on a function (`func.func(specialize-arguments{...})`), the
     // pass touches only the one named; on a module, the function of that

@@ -127,8 +127,8 @@ pub fn check() -> Result<(), CudaError> {
 struct Launches {
     error: Option<CudaError>,
     kernel_ms: f32,
-    /// The stream, start and end events of launches not yet synchronized.
-    pending: Vec<(usize, sys::CUevent, sys::CUevent)>,
+    /// The start and end events of launches not yet synchronized, by stream.
+    pending: Vec<(usize, (sys::CUevent, sys::CUevent))>,
     /// The gates of the streams the host code created, until it waits for
     /// them.
     gates: Vec<(usize, Gate)>,
@@ -254,14 +254,17 @@ impl Drop for Gate {
     }
 }
 
+/// Takes `stream`'s entries out of `list`, in order.
+fn take_stream<T>(list: &mut Vec<(usize, T)>, stream: *mut c_void) -> Vec<T> {
+    let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(list).into_iter().partition(|(s, _)| *s == stream as usize);
+    *list = others;
+    mine.into_iter().map(|(_, item)| item).collect()
+}
+
 /// Opens the gate of `stream`, if the host code's stream has one.
 fn open_gate(stream: *mut c_void) {
-    let gates = with_launches(|launches| {
-        let (mine, others) = std::mem::take(&mut launches.gates).into_iter().partition(|(s, _)| *s == stream as usize);
-        launches.gates = others;
-        mine
-    });
-    drop::<Vec<(usize, Gate)>>(gates);
+    // Dropped outside `with_launches`: a gate opens as it drops.
+    drop(with_launches(|launches| take_stream(&mut launches.gates, stream)));
 }
 
 fn destroy_events(start: sys::CUevent, end: sys::CUevent) {
@@ -421,7 +424,7 @@ extern "C" fn mgpu_launch_kernel(
         destroy_events(start, end);
         return record_driver_error("recording a timing event", error);
     }
-    with_launches(|launches| launches.pending.push((stream as usize, start, end)));
+    with_launches(|launches| launches.pending.push((stream as usize, (start, end))));
 }
 
 extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
@@ -432,12 +435,7 @@ extern "C" fn mgpu_stream_synchronize(stream: *mut c_void) {
     if let Err(error) = unsafe { result::stream::synchronize(stream as sys::CUstream) } {
         return record_driver_error("running the kernel", error);
     }
-    let events: Vec<(sys::CUevent, sys::CUevent)> = with_launches(|launches| {
-        let (mine, others) =
-            std::mem::take(&mut launches.pending).into_iter().partition(|(s, _, _)| *s == stream as usize);
-        launches.pending = others;
-        mine.into_iter().map(|(_, start, end)| (start, end)).collect()
-    });
+    let events = with_launches(|launches| take_stream(&mut launches.pending, stream));
     // From the first launch's start to the last one's end: the gaps between
     // a run's kernels are its time too.
     if let (Some(&(first, _)), Some(&(_, last))) = (events.first(), events.last()) {
@@ -499,7 +497,7 @@ pub fn runtime_symbols() -> [(&'static str, *mut c_void); 9] {
 /// launch state (events never synchronized are dropped).
 fn take_launches() -> Result<f32, CudaError> {
     let launches = with_launches(std::mem::take);
-    for (_, start, end) in launches.pending {
+    for (_, (start, end)) in launches.pending {
         destroy_events(start, end);
     }
     match launches.error {

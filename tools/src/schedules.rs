@@ -59,20 +59,18 @@ impl RowSpmm {
         if passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll")) {
             passes.push(format!("sparse-pos-unroll{{loop={zeroing}.o}}"));
         }
-        if self.cache == 0 {
-            self.unroll_nonzeros(&mut passes, &nonzeros, feat);
-        }
         if self.cache > 0 {
-            let chunk = format!("{label}.1");
-            passes.push(format!("sparse-pos-split{{loop={chunk} factor={} clamp=true}}", self.cache));
-            passes.push(format!("sparse-pos-cache-read{{loop={chunk}.i}}"));
-            let copy = format!("{chunk}.i.cache");
+            passes.push(format!("sparse-pos-split{{loop={nonzeros} factor={} clamp=true}}", self.cache));
+            passes.push(format!("sparse-pos-cache-read{{loop={nonzeros}.i}}"));
+            let copy = format!("{nonzeros}.i.cache");
             if self.cache == self.threads {
                 passes.push(format!("sparse-pos-bind{{loop={copy} to=threadIdx.x}}"));
             } else {
                 passes.push(format!("sparse-pos-split{{loop={copy} factor={}}}", self.threads));
                 passes.push(format!("sparse-pos-bind{{loop={copy}.i to=threadIdx.x}}"));
             }
+        } else {
+            self.unroll_nonzeros(&mut passes, &nonzeros, feat);
         }
         if self.rows > 1 {
             self.rows(&mut passes, &format!("{label}.0"), false);
@@ -345,14 +343,22 @@ impl LaneSddmm {
         let mut passes = Vec::new();
         self.rows(&mut passes, "sddmm.0");
         let unrolled_steps = self.lanes(&mut passes, features, feat);
-        // A row on one lane walks its non-zeros several a step, their rows
-        // of Y in flight together, as row SpMM does (lanes meeting in warp
-        // shuffles cannot: LLVM does not unroll those loops by a factor).
-        let factor = Self::MAX_UNROLLED_STEPS / unrolled_steps.unwrap_or(1);
-        if self.rowwise && self.threads == 1 && factor > 1 {
-            passes.push(format!("sparse-pos-unroll{{loop=sddmm.1 factor={factor}}}"));
+        if self.rowwise {
+            self.unroll_nonzeros(&mut passes, "sddmm.1", unrolled_steps);
         }
         passes.join(",")
+    }
+
+    /// A row on one lane walks its non-zeros (loop `nonzeros`) several a
+    /// step, their rows of Y in flight together, as row SpMM does: as many
+    /// as keep `MAX_UNROLLED_STEPS` feature steps in registers. Lanes that
+    /// meet in warp shuffles cannot: LLVM does not unroll those loops by a
+    /// factor.
+    fn unroll_nonzeros(&self, passes: &mut Vec<String>, nonzeros: &str, unrolled_steps: Option<usize>) {
+        let factor = Self::MAX_UNROLLED_STEPS / unrolled_steps.unwrap_or(1);
+        if self.threads == 1 && factor > 1 {
+            passes.push(format!("sparse-pos-unroll{{loop={nonzeros} factor={factor}}}"));
+        }
     }
 
     /// `rows` positions of loop `rows` a block, on threadIdx.y.
@@ -397,16 +403,12 @@ impl LaneSddmm {
             let label = format!("sddmm{bucket}");
             let unrolled_steps = self.lanes(&mut passes, &format!("{label}.3"), feat);
             let copies = |w: usize| w * unrolled_steps.unwrap_or(1);
-            let factor = Self::MAX_UNROLLED_STEPS / unrolled_steps.unwrap_or(1);
             match *width {
                 Some(1) => {}
                 Some(w) if w <= RowSpmm::MAX_UNROLLED_WIDTH && copies(w) <= 64 => {
                     passes.push(format!("sparse-pos-unroll{{loop={label}.2}}"))
                 }
-                _ if factor > 1 && self.threads == 1 => {
-                    passes.push(format!("sparse-pos-unroll{{loop={label}.2 factor={factor}}}"))
-                }
-                _ => {}
+                _ => self.unroll_nonzeros(&mut passes, &format!("{label}.2"), unrolled_steps),
             }
             self.rows(&mut passes, &format!("{label}.1"));
         }
