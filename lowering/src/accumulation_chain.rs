@@ -7,14 +7,13 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, replace_uses, Builder},
+    ir_builder::{additive_identity, erase, replace_uses, Builder},
     ir_query::{depends_on, op_name, use_count, users},
     pass_registry::{emit_error, PassFailed},
 };
 use melior::{
     dialect::arith,
     ir::{
-        attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
         block::{BlockArgument, BlockLike},
         operation::{OperationLike, OperationRef},
         r#type::TypeLike,
@@ -77,7 +76,6 @@ pub fn split_accumulation<'c>(
         .ok_or_else(|| {
             emit_error(location, format!("{pass}: the stored value is not the element's old value plus other terms"))
         })?;
-    let lanes = vector_lanes(sum.r#type());
     let element_type = scalar_type(sum.r#type());
     // `init + v` directly (nothing promoted) is just `v`.
     let direct = crate::ir_query::op_result(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
@@ -94,18 +92,8 @@ pub fn split_accumulation<'c>(
     let (terms, dead) = match direct {
         Some((add, addend)) => (addend, Some(add)),
         None => {
-            let float = crate::ir_builder::is_float(element_type);
-            let zero = if float {
-                FloatAttribute::new(context, element_type, -0.0).into()
-            } else {
-                IntegerAttribute::new(element_type, 0).into()
-            };
-            let zero = match lanes {
-                Some(_) => DenseElementsAttribute::new(sum.r#type(), &[zero])
-                    .map_err(|_| emit_error(location, format!("{pass}: cannot build a zero vector")))?
-                    .into(),
-                None => zero,
-            };
+            let zero = additive_identity(context, sum.r#type())
+                .ok_or_else(|| emit_error(location, format!("{pass}: no zero of {}", sum.r#type())))?;
             let builder = Builder::before(context, init)
                 .ok_or_else(|| emit_error(location, format!("{pass}: op is not in a block")))?
                 .at(location);

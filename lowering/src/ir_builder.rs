@@ -304,6 +304,25 @@ pub fn zero_attribute<'c>(context: &'c Context, r#type: Type<'c>) -> Option<meli
     }
 }
 
+/// The identity of addition for a scalar or vector of integers or floats:
+/// 0, or -0.0 (`-0.0 + x` is `x` for every `x`, `0.0 + -0.0` is not); a
+/// splat for a vector. `None` for other types.
+pub fn additive_identity<'c>(context: &'c Context, r#type: Type<'c>) -> Option<melior::ir::Attribute<'c>> {
+    use crate::accumulation_chain::{scalar_type, vector_lanes};
+    let element = scalar_type(r#type);
+    let zero: melior::ir::Attribute<'c> = if is_float(element) {
+        melior::ir::attribute::FloatAttribute::new(context, element, -0.0).into()
+    } else if element.is_integer() || element.is_index() {
+        IntegerAttribute::new(element, 0).into()
+    } else {
+        return None;
+    };
+    match vector_lanes(r#type) {
+        Some(_) => melior::ir::attribute::DenseElementsAttribute::new(r#type, &[zero]).ok().map(Into::into),
+        None => Some(zero),
+    }
+}
+
 /// Appends parameters of `types` to `function` (a `func.func` with a body)
 /// and returns them; `None` if it has no body or type.
 pub fn append_params<'c>(

@@ -12,6 +12,7 @@ pub mod check_gpu_ops;
 pub mod clamp_guarded_loops;
 pub mod contract_float_ops;
 pub mod decompose_format;
+pub mod defer_vector_reductions;
 pub mod drop_cast_fast_math;
 pub mod expand_f8_conversions;
 pub mod format_rules;
@@ -85,6 +86,7 @@ pub static PASSES: &[PassDef] = &[
     clamp_guarded_loops::PASS,
     merge_alignment_versions::PASS,
     promote_accumulators::PASS,
+    defer_vector_reductions::PASS,
     lower_atomic_accumulations::PASS,
     lower_shuffle_accumulations::PASS,
     lower_subgroup_reductions::PASS,

@@ -728,6 +728,13 @@ fn bench_checks_sddmm_schedules() {
     let output = bench(&["--op", "sddmm", "--matrix", matrix, "--feat", "512", "--emit", "ptx"]);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("ld.global.v4.b32") && text.contains("shfl.sync.bfly.b32"), "{text}");
+    // Its feature loop carries a vector of partial sums (x * y a step, the
+    // value `a` applied after the loop), whose lanes are summed once.
+    let output =
+        bench(&["--op", "sddmm", "--matrix", matrix, "--feat", "512", "--device", "emulate", "--emit", "stage3"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.matches("vector.reduction").count(), 1, "{text}");
+    assert_eq!(text.matches("-> (vector<4xf32>)").count(), 1, "{text}");
     // Row-wise at 256 features on 8 lanes of 4: the eight steps are
     // unrolled, so the lane's 8 vectors of X's row are loaded once before
     // the non-zero loop (16 vector loads: those and Y's 8 in it), one
