@@ -205,7 +205,8 @@ pub fn holds_sync(op: OperationRef<'_, '_>) -> bool {
 }
 
 /// Whether `value` may differ between the threads of a `gpu.launch` block:
-/// whether a thread id (launch body arguments 3 to 5) reaches it, through
+/// whether a thread id (launch body arguments 3 to 5, or the position of a
+/// loop bound to threadIdx before `lower-loop-bindings`) reaches it, through
 /// arithmetic, loads, loop bounds. Values carried by loops, yielded by
 /// branches or returned by other ops (atomics) count as differing.
 pub fn thread_dependent(value: Value<'_, '_>) -> bool {
@@ -233,6 +234,10 @@ pub fn depends_on_launch_ids(value: Value<'_, '_>, ids: std::ops::Range<usize>) 
                     return true;
                 }
             } else if name == "scf.for" && number == 0 {
+                // Before lower-loop-bindings, a loop bound to an id is that id.
+                if crate::lower_loop_bindings::binding(&parent).is_some_and(|d| ids.contains(&d)) {
+                    return true;
+                }
                 pending.extend(parent.operands().map(crate::axis::detach));
             } else if name != "func.func" {
                 return true;

@@ -22,9 +22,9 @@
 //! every thread of their row alike, and are checked like the loops.
 
 use crate::{
-    axis::detach,
+    axis::{detach, key},
     ir_builder::Builder,
-    ir_query::{describe_pair, encloses, op_name, root_memref, users, view_root, VIEWS},
+    ir_query::{describe_pair, encloses, op_name, root_memref, thread_dependent, users, view_root, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::DIMENSIONS,
@@ -41,6 +41,7 @@ use melior::{
     },
     Context,
 };
+use std::collections::HashSet;
 
 pub const PASS: PassDef = PassDef {
     name: "SynchronizeThreadLoops",
@@ -313,6 +314,7 @@ fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Ite
             values.remove(0);
         }
         let mut guards = Vec::new();
+        let positions: HashSet<usize> = values.iter().flat_map(|&v| loop_positions(v)).collect();
         let mut current = op;
         while let Some(parent) = current.parent_operation() {
             if parent == outer {
@@ -324,8 +326,15 @@ fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Ite
                     .ok()
                     .and_then(|r| r.first_block())
                     .is_some_and(|then| current.block().is_some_and(|b| b == then));
-                if let Ok(condition) = parent.operand(0) {
-                    guards.push((detach(condition), in_then));
+                // A guard that every thread answers alike, on loops that
+                // the index does not follow (a feature tail around an
+                // accumulation that its zeroing lacks), only leaves out
+                // some of the thread's own accesses.
+                if let Ok(condition) = parent.operand(0).map(detach) {
+                    let own = !thread_dependent(condition) && loop_positions(condition).is_disjoint(&positions);
+                    if !own {
+                        guards.push((condition, in_then));
+                    }
                 }
             }
             current = parent;
@@ -340,6 +349,30 @@ fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Ite
             && values.iter().zip(&other_values).all(|(&a, &b)| same(a, b, 0))
             && guards.iter().zip(&other_guards).all(|(&(a, x), &(b, y))| x == y && same(a, b, 0))
     })
+}
+
+/// The loops whose positions `value` is computed from (keys of the loops'
+/// induction variables), through arithmetic and loads; a value a loop
+/// carries counts as its position.
+fn loop_positions(value: Value<'_, '_>) -> HashSet<usize> {
+    let mut positions = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut pending = vec![detach(value)];
+    while let Some(value) = pending.pop() {
+        if !seen.insert(key(value)) {
+            continue;
+        }
+        if let Ok(argument) = crate::ir_query::block_argument(value) {
+            if argument.owner().parent_operation().is_some_and(|parent| is_for(&parent)) {
+                if let Ok(position) = argument.owner().argument(0) {
+                    positions.insert(key(position.into()));
+                }
+            }
+        } else if let Ok(result) = crate::ir_query::op_result(value) {
+            pending.extend(result.owner().operands().map(detach));
+        }
+    }
+    positions
 }
 
 /// Structural equality of two index computations: the same value, ops of

@@ -226,3 +226,38 @@ func.func @local_inside_thread_loop(%in: memref<?xf32>, %out: memref<?xf32>) {
   } {bind = "threadIdx.x", sptir.label = "threads"}
   return
 }
+
+// -----
+// A row's non-zeros on the lanes, a chunk of them a step, each zeroing its
+// element and then accumulating into it under the tail guard of a feature
+// loop: the guard is the same for every thread and the element does not
+// follow the features, so each element stays with its thread: no barrier
+// and no error, though the loop repeats in sequential loop "chunks".
+// CHECK-LABEL: func.func @feature_tail_guard
+//   CHECK-NOT: gpu.barrier
+func.func @feature_tail_guard(%m: memref<?xf32>, %x: memref<?xf32>, %chunks: index, %feat: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %o = %c0 to %chunks step %c1 {
+      scf.for %t = %c0 to %c32 step %c1 {
+        %a = arith.muli %o, %c32 : index
+        %k = arith.addi %a, %t : index
+        memref.store %zero, %m[%k] : memref<?xf32>
+        scf.for %f = %c0 to %c4 step %c1 {
+          %in = arith.cmpi ult, %f, %feat : index
+          scf.if %in {
+            %v = memref.load %m[%k] : memref<?xf32>
+            %w = memref.load %x[%f] : memref<?xf32>
+            %s = arith.addf %v, %w : f32
+            memref.store %s, %m[%k] : memref<?xf32>
+          }
+        }
+      } {bind = "threadIdx.x", sptir.label = "lanes"}
+    } {sptir.label = "chunks"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}

@@ -123,3 +123,33 @@ func.func @local_across_threads(%in: memref<?xf32>, %out: memref<?xf32>) {
   } {bind = "blockIdx.x", sptir.label = "blocks"}
   return
 }
+
+// -----
+// A guard the same for every thread, but on a loop the element follows:
+// thread t writes element t (f = 0) and reads elements t + f, which other
+// threads wrote.
+func.func @guard_on_the_index(%m: memref<?xf32>, %out: memref<?xf32>, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %y = %c0 to %c4 step %c1 {
+    scf.for %o = %c0 to %steps step %c1 {
+      // expected-error@+1 {{synchronize-thread-loops: loop "lanes" (threadIdx.x) touches memory that its other threads touch in another iteration of sequential loop "steps"}}
+      scf.for %t = %c0 to %c32 step %c1 {
+        scf.for %f = %c0 to %c4 step %c1 {
+          %k = arith.addi %t, %f : index
+          %first = arith.cmpi eq, %f, %c0 : index
+          scf.if %first {
+            memref.store %zero, %m[%k] : memref<?xf32>
+          }
+          %v = memref.load %m[%k] : memref<?xf32>
+          %s = arith.addf %v, %v : f32
+          memref.store %s, %out[%k] : memref<?xf32>
+        }
+      } {bind = "threadIdx.x", sptir.label = "lanes"}
+    } {sptir.label = "steps"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}

@@ -307,21 +307,46 @@ impl RowSpmm {
 
 /// The GPU schedules of SDDMM in CSR that put each dot product on a row
 /// of `threads` lanes of threadIdx.x (a power of two up to a warp),
-/// `vector` consecutive features per lane per step. The lanes' partial
-/// sums meet in a warp shuffle and the first lane writes the result: no
-/// atomics, and the lanes of a non-zero read its rows of X and Y together.
-/// Non-zero-parallel (`rowwise` false, after `STAGE1` fuses rows and
-/// columns into loop `sddmm.0`): `rows` non-zeros a block on threadIdx.y,
-/// each finding its row by binary search. Row-wise (`rowwise`): `rows`
-/// rows a block on threadIdx.y, each walking its non-zeros (several a
-/// step on one lane, their rows of Y in flight together; no search, but
-/// rows of different lengths take different times).
+/// `vector` consecutive features per lane per step, or (`walk`
+/// `RowNonZerosOnLanes`) each on one lane. The lanes' partial sums meet
+/// in a warp shuffle and the first lane writes the result: no atomics,
+/// and the lanes of a non-zero read its rows of X and Y together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaneSddmm {
     pub rows: usize,
     pub threads: usize,
     pub vector: usize,
-    pub rowwise: bool,
+    pub walk: SddmmWalk,
+}
+
+/// Which loop an SDDMM schedule puts on threadIdx.y, and what its lanes
+/// share. `--sddmm R,T,V,W` numbers them 0, 1, 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SddmmWalk {
+    /// After `LaneSddmm::STAGE1` fuses rows and columns into loop
+    /// `sddmm.0`: `rows` non-zeros a block on threadIdx.y, each finding
+    /// its row by binary search, its features on the lanes.
+    NonZeros,
+    /// `rows` rows a block on threadIdx.y, each walking its non-zeros
+    /// (several a step on one lane, their rows of Y in flight together; no
+    /// search, but rows of different lengths take different times), each
+    /// non-zero's features on the lanes.
+    Rows,
+    /// `rows` rows a block on threadIdx.y, a row's non-zeros on its
+    /// `threads` lanes, `threads` at a time, each lane a whole dot product
+    /// in steps of `vector` features: no search and no shuffle; the row's
+    /// features of X are the same address for every lane (one load serves
+    /// the warp), but a row shorter than `threads` leaves lanes idle.
+    RowNonZerosOnLanes,
+}
+
+impl SddmmWalk {
+    pub const ALL: [SddmmWalk; 3] = [SddmmWalk::NonZeros, SddmmWalk::Rows, SddmmWalk::RowNonZerosOnLanes];
+
+    /// Its number in `--sddmm R,T,V,W`.
+    pub fn number(self) -> usize {
+        Self::ALL.iter().position(|&w| w == self).unwrap_or(0)
+    }
 }
 
 impl LaneSddmm {
@@ -330,7 +355,7 @@ impl LaneSddmm {
 
     /// The stage I schedule, if any.
     pub fn stage1(&self) -> Option<&'static str> {
-        (!self.rowwise).then_some(Self::STAGE1)
+        (self.walk == SddmmWalk::NonZeros).then_some(Self::STAGE1)
     }
 
     /// The stage II pass list, for a kernel compiled for `feat` features
@@ -339,14 +364,42 @@ impl LaneSddmm {
     /// together and, row-wise, its features of X's row, the same for every
     /// non-zero of the row, stay in registers across them.
     pub fn passes(&self, feat: Option<usize>) -> String {
-        let features = if self.rowwise { "sddmm.2" } else { "sddmm.1" };
         let mut passes = Vec::new();
         self.rows(&mut passes, "sddmm.0");
-        let unrolled_steps = self.lanes(&mut passes, features, feat);
-        if self.rowwise {
-            self.unroll_nonzeros(&mut passes, "sddmm.1", unrolled_steps);
+        match self.walk {
+            SddmmWalk::NonZeros => {
+                self.lanes(&mut passes, "sddmm.1", feat);
+            }
+            SddmmWalk::Rows => {
+                let unrolled_steps = self.lanes(&mut passes, "sddmm.2", feat);
+                self.unroll_nonzeros(&mut passes, "sddmm.1", unrolled_steps);
+            }
+            SddmmWalk::RowNonZerosOnLanes => {
+                passes.push(format!("sparse-pos-split{{loop=sddmm.1 factor={}}}", self.threads));
+                passes.push("sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x}".to_string());
+                self.steps_in_turn(&mut passes, "sddmm.2", feat);
+            }
         }
         passes.join(",")
+    }
+
+    /// Loop `features` on one lane, `vector` features a step; its steps
+    /// unrolled whole when `feat` makes at most `MAX_UNROLLED_STEPS` of
+    /// them, else that many a step, so that their loads are in flight
+    /// together.
+    fn steps_in_turn(&self, passes: &mut Vec<String>, features: &str, feat: Option<usize>) {
+        let steps = if self.vector > 1 {
+            passes.push(format!("sparse-pos-split{{loop={features} factor={}}}", self.vector));
+            passes.push(format!("sparse-pos-vectorize{{loop={features}.i}}"));
+            format!("{features}.o")
+        } else {
+            features.to_string()
+        };
+        match feat.map(|f| f.div_ceil(self.vector)) {
+            Some(0 | 1) => {}
+            Some(n) if n <= Self::MAX_UNROLLED_STEPS => passes.push(format!("sparse-pos-unroll{{loop={steps}}}")),
+            _ => passes.push(format!("sparse-pos-unroll{{loop={steps} factor={}}}", Self::MAX_UNROLLED_STEPS)),
+        }
     }
 
     /// A row on one lane walks its non-zeros (loop `nonzeros`) several a
@@ -395,8 +448,8 @@ impl LaneSddmm {
     /// width 1 only, `hyb(1, 0)`, that list is COO's row array). A bucket
     /// whose width the kernel is compiled for has its slot loop unrolled
     /// where its copies of the feature steps number at most 64, others on
-    /// one lane several slots a step. `rowwise`
-    /// is ignored: every bucket is row-wise.
+    /// one lane several slots a step. `walk`
+    /// is ignored: every bucket is row-wise, its features on the lanes.
     pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
         let mut passes = Vec::new();
         for (bucket, width) in widths.iter().enumerate() {
@@ -443,13 +496,13 @@ impl LaneSddmm {
             _ => feat.div_ceil(vector * 16).next_power_of_two().clamp(4, 32),
         };
         let block = if threads == 1 { 128 } else { 256 };
-        LaneSddmm { rows: block / threads, threads, vector, rowwise: false }
+        LaneSddmm { rows: block / threads, threads, vector, walk: SddmmWalk::NonZeros }
     }
 
     /// The candidates `--tune` tries for `feat` features: vectors that the
     /// features divide into, lanes that cover the features in one to four
     /// steps (a whole warp for more), blocks of
-    /// 128 to 512 threads.
+    /// 128 to 512 threads; and a row's non-zeros on 8, 16 or 32 lanes.
     pub fn candidates(feat: usize) -> Vec<LaneSddmm> {
         let mut list = Vec::new();
         for vector in [1, 2, 4].into_iter().filter(|v| feat % v == 0) {
@@ -459,10 +512,14 @@ impl LaneSddmm {
                     continue;
                 }
                 for block in [128, 256, 512] {
-                    list.push(LaneSddmm { rows: block / threads, threads, vector, rowwise: false });
+                    list.push(LaneSddmm { rows: block / threads, threads, vector, walk: SddmmWalk::NonZeros });
                 }
-                list.push(LaneSddmm { rows: 128 / threads, threads, vector, rowwise: true });
+                list.push(LaneSddmm { rows: 128 / threads, threads, vector, walk: SddmmWalk::Rows });
             }
+        }
+        let vector = [4, 2, 1].into_iter().find(|v| feat % v == 0).unwrap_or(1);
+        for threads in [8, 16, 32] {
+            list.push(LaneSddmm { rows: 128 / threads, threads, vector, walk: SddmmWalk::RowNonZerosOnLanes });
         }
         list
     }
@@ -564,14 +621,14 @@ mod tests {
                 assert_eq!(feat % c.vector, 0, "{c:?}");
             }
         }
-        let lanes = |rows, threads, vector| LaneSddmm { rows, threads, vector, rowwise: false };
+        let lanes = |rows, threads, vector| LaneSddmm { rows, threads, vector, walk: SddmmWalk::NonZeros };
         assert_eq!(LaneSddmm::for_features(32), lanes(128, 1, 4));
         assert_eq!(LaneSddmm::for_features(7), lanes(128, 1, 1));
         assert_eq!(LaneSddmm::for_features(128), lanes(64, 4, 4));
         assert_eq!(LaneSddmm::for_features(256), lanes(64, 4, 4));
         assert_eq!(LaneSddmm::for_features(512), lanes(32, 8, 4));
         assert_eq!(LaneSddmm::for_features(1000), lanes(16, 16, 4));
-        assert!(LaneSddmm::candidates(128).contains(&LaneSddmm { rowwise: true, ..lanes(4, 32, 4) }));
+        assert!(LaneSddmm::candidates(128).contains(&LaneSddmm { walk: SddmmWalk::Rows, ..lanes(4, 32, 4) }));
         assert!(lanes(4, 64, 1).check().is_err());
         assert!(lanes(64, 32, 1).check().is_err());
         assert!(lanes(4, 3, 1).check().is_err());

@@ -683,7 +683,8 @@ fn bench_checks_sddmm_schedules() {
     };
     fails_with(&ptx(&["--sddmm", "8,64,1"]), "THREADS must be 1, 2, 4, 8, 16 or 32");
     fails_with(&ptx(&["--sddmm", "8,8"]), "expected ROWS,THREADS,VECTOR");
-    fails_with(&ptx(&["--sddmm", "8,8,4,2"]), "ROWWISE 0 or 1");
+    fails_with(&ptx(&["--sddmm", "8,8,4,3"]), "ROWWISE 0, 1 or 2");
+    fails_with(&ptx(&["--format", "hyb", "--sddmm", "8,8,4,2"]), "ROWWISE applies to csr");
     fails_with(&ptx(&["--format", "ell", "--sddmm", "8,8,4"]), "applies to sddmm in csr or hyb");
     fails_with(&ptx(&["--format", "hyb", "--sddmm", "8,8,4,1"]), "ROWWISE applies to csr");
     // hyb's buckets (widths 1, 2, 4) in one launch, each bucket row on 4
@@ -755,6 +756,14 @@ fn bench_checks_sddmm_schedules() {
     assert_eq!(text.matches("st.global").count(), 2, "{text}");
     let text = rowwise(&["--generic"]);
     assert!(text.matches("ld.global.v4.b32").count() < 16, "{text}");
+    // A row's non-zeros on the lanes: each lane a whole dot product, its
+    // 16 vector steps of X and Y unrolled by 8 (16 vector loads), its row
+    // from the row loop (no search), no shuffle.
+    let output = ptx(&["--sddmm", "4,32,4,2"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(!text.contains("shfl.sync") && !text.contains("atom."), "{text}");
+    assert_eq!(text.matches("ld.global.v4.b32").count(), 16, "{text}");
 }
 
 #[test]

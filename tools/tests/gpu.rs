@@ -9,7 +9,7 @@ use sptir_tools::{
     compile::run_pipeline,
     context::create_context,
     kernels::{prepare, specialization, Format, Layout, Op},
-    schedules::{LaneSddmm, RowSpmm},
+    schedules::{LaneSddmm, RowSpmm, SddmmWalk},
 };
 
 fn matrices() -> Vec<(String, Csr)> {
@@ -71,8 +71,13 @@ fn warp_shuffled_sddmm_verifies_on_the_gpu() {
     }
     for (name, a) in matrices() {
         for feat in [1, 13, 64] {
-            let odd = LaneSddmm { rows: 3, threads: 8, vector: 1, rowwise: false };
-            for schedule in [LaneSddmm::for_features(feat), odd, LaneSddmm { rowwise: true, ..odd }] {
+            let odd = LaneSddmm { rows: 3, threads: 8, vector: 1, walk: SddmmWalk::NonZeros };
+            for schedule in [
+                LaneSddmm::for_features(feat),
+                odd,
+                LaneSddmm { walk: SddmmWalk::Rows, ..odd },
+                LaneSddmm { walk: SddmmWalk::RowNonZerosOnLanes, ..odd },
+            ] {
                 let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 9).unwrap();
                 let stage1 = schedule.stage1().map(|s| format!("{s},")).unwrap_or_default();
                 check_schedule(&name, &mut problem, &stage1, &schedule.passes(Some(feat)), feat);
@@ -275,9 +280,10 @@ fn slices_and_hyb_lanes_verify_on_the_gpu() {
             let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
             check_schedule(&name, &mut problem, "", &slices.hyb_passes(&widths, Some(feat)), feat);
             for bucket_exponent in [0, 4] {
-                for lanes in
-                    [LaneSddmm::for_features(feat), LaneSddmm { rows: 16, threads: 8, vector: 4, rowwise: false }]
-                {
+                for lanes in [
+                    LaneSddmm::for_features(feat),
+                    LaneSddmm { rows: 16, threads: 8, vector: 4, walk: SddmmWalk::NonZeros },
+                ] {
                     let layout = Layout { bucket_exponent, ..Layout::default() };
                     let mut problem = prepare(Op::Sddmm, Format::Hyb, &a, feat, layout, 9).unwrap();
                     let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();

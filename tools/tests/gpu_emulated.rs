@@ -339,22 +339,25 @@ fn vectorized_sddmm() {
 /// divide into vectors; blocks whose last rows fall past the non-zeros.
 #[test]
 fn warp_shuffled_sddmm() {
-    use sptir_tools::schedules::LaneSddmm;
+    use sptir_tools::schedules::{LaneSddmm, SddmmWalk::*};
     for a in matrices() {
         for feat in [1, 3, 8, 13, 64] {
-            for (rows, threads, vector, rowwise) in [
-                (8, 32, 1, false),
-                (4, 8, 1, false),
-                (16, 4, 4, false),
-                (3, 1, 1, false),
-                (8, 16, 4, false),
-                (5, 2, 2, false),
-                (4, 8, 4, true),
-                (3, 32, 1, true),
-                (1, 32, 1, false),
-                (1, 8, 4, true),
+            for (rows, threads, vector, walk) in [
+                (8, 32, 1, NonZeros),
+                (4, 8, 1, NonZeros),
+                (16, 4, 4, NonZeros),
+                (3, 1, 1, NonZeros),
+                (8, 16, 4, NonZeros),
+                (5, 2, 2, NonZeros),
+                (4, 8, 4, Rows),
+                (3, 32, 1, Rows),
+                (1, 32, 1, NonZeros),
+                (1, 8, 4, Rows),
+                (4, 32, 4, RowNonZerosOnLanes),
+                (3, 8, 1, RowNonZerosOnLanes),
+                (2, 16, 2, RowNonZerosOnLanes),
             ] {
-                let schedule = LaneSddmm { rows, threads, vector, rowwise };
+                let schedule = LaneSddmm { rows, threads, vector, walk };
                 let mut problem = prepare(Op::Sddmm, Format::Csr, &a, feat, Layout::default(), 17).unwrap();
                 check_each(
                     &mut problem,
@@ -470,14 +473,14 @@ fn unrolled_chunks() {
 /// COO (buckets of width 1 only), column partitions, long rows split.
 #[test]
 fn lane_hyb_sddmm() {
-    use sptir_tools::schedules::LaneSddmm;
+    use sptir_tools::schedules::{LaneSddmm, SddmmWalk};
     for a in matrices() {
         for (col_parts, bucket_exponent) in [(1, 0), (2, 1), (1, 4)] {
             for feat in [5, 8, 64] {
                 for (rows, threads, vector) in [(8, 1, 4), (4, 4, 1), (2, 8, 2), (3, 32, 4)] {
                     let layout = Layout { col_parts, bucket_exponent, ..Layout::default() };
                     let mut problem = prepare(Op::Sddmm, Format::Hyb, &a, feat, layout, 17).unwrap();
-                    let schedule = LaneSddmm { rows, threads, vector, rowwise: false };
+                    let schedule = LaneSddmm { rows, threads, vector, walk: SddmmWalk::NonZeros };
                     let widths: Vec<usize> = problem.bucket_widths().to_vec();
                     let generic = schedule.hyb_passes(&vec![None; widths.len()], None);
                     let known: Vec<Option<usize>> = widths.iter().copied().map(Some).collect();

@@ -14,7 +14,7 @@ use sptir_tools::{
     context::create_context,
     kernels,
     kernels::{prepare, Format, KernelError, Layout, Op, Prepared},
-    schedules::{self, LaneSddmm, RowSpmm},
+    schedules::{self, LaneSddmm, RowSpmm, SddmmWalk},
 };
 use std::{process::ExitCode, time::Instant};
 
@@ -170,7 +170,9 @@ struct Args {
     /// shuffle), features per lane per step (1, 2 or 4: vector loads), as
     /// ROWS,THREADS,VECTOR[,ROWWISE]: ROWWISE 1 (csr) puts rows on
     /// threadIdx.y instead, each walking its non-zeros (no binary search
-    /// for the row). In hyb, ROWS counts bucket rows, each walking its
+    /// for the row); ROWWISE 2 (csr) puts rows on threadIdx.y and a row's
+    /// non-zeros on its THREADS lanes, each lane a whole dot product
+    /// VECTOR features a step (no search, no shuffle). In hyb, ROWS counts bucket rows, each walking its
     /// slots with its features of X in registers. Without it (and without
     /// --schedule) the GPU uses a non-zero-parallel one chosen from --feat
     /// (in hyb, the same lanes and vectors).
@@ -670,9 +672,9 @@ fn row_spmm_schedule(values: &[usize]) -> Result<RowSpmm, String> {
 /// The SDDMM schedule that `--sddmm` (or `sddmm=`) values name.
 fn lane_sddmm_schedule(values: &[usize]) -> Result<LaneSddmm, String> {
     let schedule = match values[..] {
-        [rows, threads, vector] => LaneSddmm { rows, threads, vector, rowwise: false },
-        [rows, threads, vector, rowwise @ (0 | 1)] => LaneSddmm { rows, threads, vector, rowwise: rowwise == 1 },
-        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,ROWWISE 0 or 1], got {values:?}")),
+        [rows, threads, vector] => LaneSddmm { rows, threads, vector, walk: SddmmWalk::NonZeros },
+        [rows, threads, vector, walk @ (0 | 1 | 2)] => LaneSddmm { rows, threads, vector, walk: SddmmWalk::ALL[walk] },
+        _ => return Err(format!("expected ROWS,THREADS,VECTOR[,ROWWISE 0, 1 or 2], got {values:?}")),
     };
     schedule.check().map(|()| schedule)
 }
@@ -809,10 +811,10 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
                 }
             }
             OpArg::Sddmm => {
-                for LaneSddmm { rows, threads, vector, rowwise } in LaneSddmm::candidates(feat) {
+                for LaneSddmm { rows, threads, vector, walk } in LaneSddmm::candidates(feat) {
                     list.push(Args {
                         format: FormatArg::Csr,
-                        sddmm: Some(vec![rows, threads, vector, rowwise as usize]),
+                        sddmm: Some(vec![rows, threads, vector, walk.number()]),
                         ..base.clone()
                     });
                 }
@@ -884,7 +886,9 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
         }
         r
     });
-    let sddmm = winner.and_then(|w| w.sddmm).filter(|s| lane_sddmm_schedule(s).is_ok_and(|lanes| !lanes.rowwise));
+    let sddmm = winner
+        .and_then(|w| w.sddmm)
+        .filter(|s| lane_sddmm_schedule(s).is_ok_and(|lanes| lanes.walk == SddmmWalk::NonZeros));
     if args.device == Device::Cuda && (row_spmm.is_some() || sddmm.is_some()) {
         for col_parts in HYB_COL_PARTS {
             for bucket_exp in HYB_BUCKET_EXPS {
@@ -1010,7 +1014,7 @@ fn check_options(args: &Args) -> Result<(), String> {
             return Err("--sddmm applies to sddmm in csr or hyb".into());
         }
         let schedule = lane_sddmm_schedule(values).map_err(|e| format!("--sddmm: {e}"))?;
-        if schedule.rowwise && args.format == FormatArg::Hyb {
+        if schedule.walk != SddmmWalk::NonZeros && args.format == FormatArg::Hyb {
             return Err(
                 "--sddmm: ROWWISE applies to csr; hyb's buckets are always walked a bucket row at a time".into()
             );
