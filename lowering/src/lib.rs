@@ -38,6 +38,7 @@ pub mod place_device_memory;
 pub mod privatize_row_tiles;
 pub mod promote_accumulators;
 pub mod serialize_launches;
+pub mod sink_shuffle_guards;
 pub mod sparse_fuse;
 pub mod sparse_iter_ops;
 pub mod sparse_pos_auto_bind;
@@ -85,6 +86,7 @@ pub static PASSES: &[PassDef] = &[
     hoist_invariant_guards::PASS,
     clamp_guarded_loops::PASS,
     merge_alignment_versions::PASS,
+    sink_shuffle_guards::PASS,
     promote_accumulators::PASS,
     defer_vector_reductions::PASS,
     lower_atomic_accumulations::PASS,

@@ -86,7 +86,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
         "lower-affine,pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
-               loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,promote-accumulators,defer-vector-reductions,lower-atomic-accumulations,\
+               loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,sink-shuffle-guards,promote-accumulators,defer-vector-reductions,lower-atomic-accumulations,\
                lower-shuffle-accumulations,contract-float-ops,fuse-launches",
     defaults: "",
 };

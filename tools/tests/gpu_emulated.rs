@@ -370,6 +370,40 @@ fn warp_shuffled_sddmm() {
     }
 }
 
+/// A row's non-zeros on the lanes, shuffled, with its features walked in
+/// turn inside each lane's non-zero (whole, in split chunks, unrolled):
+/// `sink-shuffle-guards` moves the guard of the row's last chunk of
+/// non-zeros inside the feature loops, so every lane reaches each shuffle.
+#[test]
+fn warp_shuffled_rows_with_features_in_turn() {
+    let rows = "sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},\
+                sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sparse-pos-split{loop=csrmm.1 factor=32},\
+                sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true},";
+    for a in matrices() {
+        for feat in [1, 8, 13] {
+            for features in [
+                "",
+                "sparse-pos-split{loop=csrmm.2 factor=4},",
+                "sparse-pos-split{loop=csrmm.2 factor=3},sparse-pos-split{loop=csrmm.2.o factor=2},",
+            ] {
+                let schedule = format!("{rows}{features}");
+                let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 23).unwrap();
+                check_each(&mut problem, "", [&schedule, &schedule], feat);
+            }
+            // Unrolled (where the kernel is compiled for the features),
+            // each copy of the step is one more accumulation; a tail guard
+            // around the copies (13 features) is not sunk yet.
+            if feat % 4 != 0 {
+                continue;
+            }
+            let split = format!("{rows}sparse-pos-split{{loop=csrmm.2 factor=4}},");
+            let unrolled = format!("{split}sparse-pos-unroll{{loop=csrmm.2.i}},");
+            let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 23).unwrap();
+            check_each(&mut problem, "", [&split, &unrolled], feat);
+        }
+    }
+}
+
 /// A row's non-zeros split over threadIdx.y (a sequential loop around
 /// them, with a barrier at the end of each step) and each dot product on
 /// lanes that meet in a warp shuffle, under the guard of its y: the
