@@ -17,15 +17,20 @@
 //! The loop leaves the guard, which then guards only the term; a lane out
 //! of range adds zero. The ops before the loop in the guard (loads of the
 //! non-zero's column and value) run in each iteration, under the guard.
-//! The loop must hold nothing but the accumulation and what computes its
-//! term (arithmetic and loads), its bounds and the accumulated element
-//! must not come from inside the guard, and the guard must hold nothing
-//! else that writes memory.
+//! Inside the loop there may be more loops and guards that every lane
+//! answers alike (split feature chunks, the tail guard of each unrolled
+//! copy of a step): each block holding accumulations gets its own guard
+//! around its terms. Where the features were unrolled whole, the lane
+//! guard's own block holds the accumulations, and it becomes the guard of
+//! their terms. Every lane must be able to run what is left outside: loop
+//! bounds, guard conditions and the accumulated elements come from
+//! arithmetic on values from before the lane guard, and the guard holds
+//! nothing else that writes memory.
 
 use crate::{
     axis::detach,
-    ir_builder::{additive_identity, erase, hoist_before, if_else, replace_uses, Builder},
-    ir_query::{accumulation, depends_on_launch_ids, marked_ops, op_name, use_count},
+    ir_builder::{additive_identity, erase, hoist_before, if_else, Builder},
+    ir_query::{accumulation, depends_on_launch_ids, marked_ops, op_name, speculatable, use_count},
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -61,48 +66,62 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 
 struct Candidate<'c> {
     guard: OperationRef<'c, 'c>,
-    /// The outermost op in the guard around the accumulation: a loop.
-    outer: OperationRef<'c, 'c>,
+    /// The op in the guard around the accumulations: a loop, or a guard
+    /// that every lane answers alike; none where the accumulations are in
+    /// the guard's own block (a loop unrolled whole).
+    outer: Option<OperationRef<'c, 'c>>,
     /// Values that the ops leaving the guard use, some computed in it.
     hoisted: Vec<Value<'c, 'c>>,
-    /// The innermost loop body's ops that compute the terms, in order.
+    leaves: Vec<Leaf<'c>>,
+}
+
+/// A block in `outer` that holds shuffled accumulations.
+struct Leaf<'c> {
+    /// Its ops, other than loops and guards, that compute the terms.
     term_ops: Vec<OperationRef<'c, 'c>>,
-    /// The innermost body's ops that compute the elements' indices, in order.
+    /// Its ops that compute the elements' indices.
     place_ops: Vec<OperationRef<'c, 'c>>,
     /// Each accumulation's load, addition and term.
     accumulations: Vec<(OperationRef<'c, 'c>, OperationRef<'c, 'c>, Value<'c, 'c>)>,
 }
 
+fn lane_guard(op: &OperationRef<'_, '_>) -> bool {
+    op_name(op) == "scf.if" && op.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4))
+}
+
+/// A loop, or a guard every lane answers alike, without results.
+fn plain(op: &OperationRef<'_, '_>) -> bool {
+    op.result_count() == 0
+        && match op_name(op).as_str() {
+            "scf.for" => true,
+            "scf.if" => !lane_guard(op) && empty_else(*op),
+            _ => false,
+        }
+}
+
 fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
-    // From the accumulation up to the lane guard: loops, and guards that
-    // every lane answers alike.
-    let mut path: Vec<OperationRef<'c, 'c>> = Vec::new();
+    // Up from the accumulation to the lane guard, through loops and guards
+    // that every lane answers alike.
     let mut current = store;
+    let mut outer = None;
     let guard = loop {
         let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(current.parent_operation()?.to_raw()) };
-        let lane_guard =
-            op_name(&parent) == "scf.if" && parent.operand(0).is_ok_and(|c| depends_on_launch_ids(detach(c), 3..4));
-        if lane_guard {
+        if lane_guard(&parent) {
             break parent;
         }
-        let plain = match op_name(&parent).as_str() {
-            "scf.for" => true,
-            "scf.if" => empty_else(parent),
-            _ => false,
-        };
-        if !plain || parent.result_count() != 0 {
+        if !plain(&parent) {
             return None;
         }
-        path.push(parent);
+        outer = Some(parent);
         current = parent;
     };
-    let outer = *path.last()?;
-    if guard.result_count() != 0 || !empty_else(guard) || op_name(&outer) != "scf.for" {
+    if guard.result_count() != 0 || !empty_else(guard) {
         return None;
     }
-    let then_block = guard.region(0).ok()?.first_block()?;
-    // In the guard: values for the loop, nothing that writes, nothing
+    let Some(outer) = outer else { return straight_line(guard) };
+    // In the guard: values for the nest, nothing that writes, nothing
     // after it.
+    let then_block = guard.region(0).ok()?.first_block()?;
     let mut next = then_block.first_operation();
     while let Some(op) = next {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
@@ -117,48 +136,92 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
     if outer.next_in_block() != then_block.terminator() {
         return None;
     }
-    // Outside the guard, or computed in the blocks on the path from values
-    // that are: what may run for every lane.
-    let path_blocks: Vec<melior::ir::BlockRef<'c, 'c>> =
-        path.iter().filter_map(|op| op.region(0).ok()?.first_block()).collect();
-    let lane_free = |v: Value<'c, 'c>| {
-        crate::ir_query::computable_before(v, guard) || path_blocks.iter().any(|&block| defined_in(v, block))
-    };
-    if outer.operands().any(|bound| !crate::ir_query::computable_before(bound, guard)) {
-        return None;
-    }
-    let innermost = *path_blocks.first()?;
-    // The values from the guard that the ops outside it will use: its
-    // arithmetic on values from before it, which moves out with the loop.
-    let mut hoisted: Vec<Value<'c, 'c>> = outer.operands().map(detach).collect();
-    for &block in path_blocks.iter().skip(1) {
-        let mut next = block.first_operation();
-        while let Some(inner) = next {
-            let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
-            next = inner.next_in_block();
-            if next.is_none() {
+    // The nest: loops and guards every lane runs alike, arithmetic, and the
+    // blocks (leaves) that hold accumulations and what computes their terms.
+    let mut control = vec![outer];
+    let mut shared: Vec<OperationRef<'c, 'c>> = Vec::new();
+    let mut leaves = Vec::new();
+    let mut nest_blocks = Vec::new();
+    let mut pending = blocks_of(outer);
+    while let Some(block) = pending.pop() {
+        nest_blocks.push(block);
+        let ops = ops_of(block);
+        let mut accumulations = Vec::new();
+        for &op in ops.iter().filter(|op| op.has_attribute(SHUFFLE)) {
+            accumulations.push(shuffled_accumulation(op, block)?);
+        }
+        let mut accumulation_ops = Vec::new();
+        let mut place = Vec::new();
+        for &(load, add, _) in &accumulations {
+            let store = crate::ir_query::users(detach(add.result(0).ok()?.into()))[0];
+            accumulation_ops.extend([load, add, store]);
+            place.extend(store.operands().skip(1).map(detach));
+        }
+        let place_slice = slice_in(block, &place);
+        let (mut term_ops, mut place_ops) = (Vec::new(), Vec::new());
+        for op in ops {
+            if accumulation_ops.contains(&op) {
                 continue;
             }
-            if !path.contains(&inner) && !crate::ir_query::speculatable(&inner) {
+            if plain(&op) {
+                control.push(op);
+                pending.extend(blocks_of(op));
+            } else if place_slice.contains(&op) || (accumulations.is_empty() && speculatable(&op)) {
+                if !speculatable(&op) {
+                    return None;
+                }
+                shared.push(op);
+                if place_slice.contains(&op) {
+                    place_ops.push(op);
+                }
+            } else if !accumulations.is_empty() && computes(&op) {
+                term_ops.push(op);
+            } else {
                 return None;
             }
-            if inner.operands().any(|v| !lane_free(detach(v))) {
-                return None;
-            }
-            hoisted.extend(inner.operands().map(detach));
+        }
+        if !accumulations.is_empty() {
+            leaves.push(Leaf { term_ops, place_ops, accumulations });
         }
     }
-    // In the innermost loop: accumulations of terms into elements that
-    // every lane can compute (the unrolled copies of one, say), and what
-    // computes the terms.
-    let mut accumulations = Vec::new();
-    let mut next = innermost.first_operation();
-    while let Some(op) = next {
-        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        next = op.next_in_block();
-        if op.has_attribute(SHUFFLE) {
-            accumulations.push(shuffled_accumulation(op, innermost)?);
+    // What runs for every lane takes only values from before the guard or
+    // from the nest's loops and shared arithmetic, not the terms.
+    let terms: Vec<OperationRef<'c, 'c>> = leaves.iter().flat_map(|l| l.term_ops.iter().copied()).collect();
+    let lane_free = |v: Value<'c, 'c>| {
+        crate::ir_query::computable_before(v, guard)
+            || (nest_blocks.iter().any(|&block| defined_in(v, block))
+                && crate::ir_query::op_result(v).map_or(true, |r| !terms.iter().any(|t| *t == r.owner())))
+    };
+    let mut hoisted = Vec::new();
+    for op in control.iter().chain(&shared) {
+        // A loop's or a guard's own operands: bounds and condition.
+        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
+        if operands.iter().any(|&v| !lane_free(v)) {
+            return None;
         }
+        hoisted.extend(operands);
+    }
+    for leaf in &leaves {
+        for &(_, _, term) in &leaf.accumulations {
+            // A term computed by every lane would stay unguarded.
+            let guarded = crate::ir_query::op_result(term).is_ok_and(|r| leaf.term_ops.iter().any(|t| *t == r.owner()));
+            if !guarded {
+                return None;
+            }
+        }
+    }
+    Some(Candidate { guard, outer: Some(outer), hoisted, leaves })
+}
+
+/// The guard's own block as the one leaf: its accumulations, the
+/// arithmetic on values from before the guard that indexes their elements,
+/// and what computes their terms.
+fn straight_line<'c>(guard: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
+    let block = guard.region(0).ok()?.first_block()?;
+    let ops = ops_of(block);
+    let mut accumulations = Vec::new();
+    for &op in ops.iter().filter(|op| op.has_attribute(SHUFFLE)) {
+        accumulations.push(shuffled_accumulation(op, block)?);
     }
     let mut accumulation_ops = Vec::new();
     let mut place = Vec::new();
@@ -167,33 +230,43 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
         accumulation_ops.extend([load, add, store]);
         place.extend(store.operands().skip(1).map(detach));
     }
-    let place_slice = slice_in(innermost, &place);
+    let place_slice = slice_in(block, &place);
     let (mut term_ops, mut place_ops) = (Vec::new(), Vec::new());
-    let mut next = innermost.first_operation();
-    while let Some(op) = next {
-        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        next = op.next_in_block();
-        if accumulation_ops.contains(&op) || next.is_none() {
-            continue;
-        }
+    for op in ops.into_iter().filter(|op| !accumulation_ops.contains(op)) {
         if place_slice.contains(&op) {
-            if !crate::ir_query::speculatable(&op) || op.operands().any(|v| !lane_free(detach(v))) {
-                return None;
-            }
-            hoisted.extend(op.operands().map(detach));
             place_ops.push(op);
-            continue;
-        }
-        if !computes(&op) {
+        } else if computes(&op) {
+            term_ops.push(op);
+        } else {
             return None;
         }
-        term_ops.push(op);
     }
-    if place.iter().any(|&v| !lane_free(v)) {
+    let free = |v: Value<'c, 'c>| {
+        crate::ir_query::computable_before(v, guard)
+            || crate::ir_query::op_result(v).is_ok_and(|r| place_ops.iter().any(|p| *p == r.owner()))
+    };
+    if place_ops.iter().any(|op| !speculatable(op) || op.operands().any(|v| !free(detach(v)))) {
         return None;
     }
-    hoisted.extend(place);
-    Some(Candidate { guard, outer, hoisted, term_ops, place_ops, accumulations })
+    let hoisted = place.clone();
+    Some(Candidate { guard, outer: None, hoisted, leaves: vec![Leaf { term_ops, place_ops, accumulations }] })
+}
+
+fn blocks_of<'c>(op: OperationRef<'c, 'c>) -> Vec<melior::ir::BlockRef<'c, 'c>> {
+    (0..op.region_count()).filter_map(|n| op.region(n).ok()?.first_block()).collect()
+}
+
+/// The ops of `block` but its terminator.
+fn ops_of<'c>(block: melior::ir::BlockRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if next.is_some() {
+            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+    }
+    ops
 }
 
 /// The load, addition and term of `store`, a shuffled `m[i] = m[i] + term`
@@ -250,34 +323,43 @@ fn slice_in<'c>(block: melior::ir::BlockRef<'c, 'c>, values: &[Value<'c, 'c>]) -
 
 fn sink<'c>(context: &'c Context, c: Candidate<'c>) -> Option<()> {
     let location = c.guard.location();
-    // Values computed in the path's blocks stay with their loops.
+    // Values computed in the nest's blocks stay with their loops.
     for &value in c.hoisted.iter().filter(|&&v| crate::ir_query::computable_before(v, c.guard)) {
         hoist_before(value, c.guard);
     }
-    unsafe { OperationRefMut::from_raw(c.outer.to_raw()) }.move_before(c.guard);
-    // What is left in the guard computes the term's inputs: a copy of it
-    // runs under the guard in each iteration.
-    let then_block = c.guard.region(0).ok()?.first_block()?;
-    let mut before = Vec::new();
-    let mut next = then_block.first_operation();
-    while let Some(op) = next {
-        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        next = op.next_in_block();
-        if next.is_some() {
-            before.push(op);
-        }
-    }
+    let Some(outer) = c.outer else {
+        return sink_straight_line(context, &c);
+    };
+    unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(c.guard);
+    // What is left in the guard computes the terms' inputs: a copy of it
+    // runs under the guard in each leaf.
+    let before = ops_of(c.guard.region(0).ok()?.first_block()?);
     let condition = detach(c.guard.operand(0).ok()?);
-    let terms: Vec<Value<'c, 'c>> = c.accumulations.iter().map(|&(_, _, term)| term).collect();
+    for leaf in &c.leaves {
+        sink_into_leaf(context, leaf, &before, condition, location)?;
+    }
+    erase(c.guard);
+    Some(())
+}
+
+/// Computes the leaf's terms under the lane guard, before its first
+/// accumulation, and adds zero for a lane out of range.
+fn sink_into_leaf<'c>(
+    context: &'c Context,
+    leaf: &Leaf<'c>,
+    before: &[OperationRef<'c, 'c>],
+    condition: Value<'c, 'c>,
+    location: melior::ir::Location<'c>,
+) -> Option<()> {
+    let terms: Vec<Value<'c, 'c>> = leaf.accumulations.iter().map(|&(_, _, term)| term).collect();
     let types: Vec<_> = terms.iter().map(|t| t.r#type()).collect();
     let zeros = types.iter().map(|&t| additive_identity(context, t)).collect::<Option<Vec<_>>>()?;
-    // Before the first accumulation's load: every term is computed there.
-    let first_load =
-        c.accumulations.iter().map(|&(load, _, _)| load).find(|load| {
-            c.accumulations.iter().all(|&(other, _, _)| other == *load || load.is_before_in_block(other))
-        })?;
-    // The elements' indices go first: the terms may use them too.
-    for &op in &c.place_ops {
+    let first_load = leaf.accumulations.iter().map(|&(load, _, _)| load).find(|load| {
+        leaf.accumulations.iter().all(|&(other, _, _)| other == *load || load.is_before_in_block(other))
+    })?;
+    // The elements' indices that come after it move up: the terms may
+    // use them too, and only later ops did.
+    for &op in leaf.place_ops.iter().filter(|op| first_load.is_before_in_block(**op)) {
         unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(first_load);
     }
     let builder = Builder::before(context, first_load)?.at(location);
@@ -287,22 +369,69 @@ fn sink<'c>(context: &'c Context, c: Candidate<'c>) -> Option<()> {
         condition,
         &types,
         |then| {
-            for &op in &before {
+            for &op in before {
                 clones.push((op, then.insert_clone(op)));
             }
-            for &op in &c.term_ops {
+            for &op in &leaf.term_ops {
                 then.insert_existing(op);
             }
             terms.clone()
         },
         |otherwise| zeros.iter().map(|&zero| otherwise.value(arith::constant(context, zero, location))).collect(),
     );
+    // The leaf's term ops take the copies made in this leaf.
+    let if_op = crate::ir_query::op_result(guarded[0]).ok()?.owner();
     for (original, clone) in clones {
         for n in 0..original.result_count() {
-            replace_uses(original.result(n).ok()?.into(), clone.result(n).ok()?.into());
+            let (old, new): (Value<'c, 'c>, Value<'c, 'c>) =
+                (detach(original.result(n).ok()?.into()), detach(clone.result(n).ok()?.into()));
+            for user in crate::ir_query::users(old) {
+                if crate::ir_query::encloses(unsafe { OperationRef::from_raw(if_op.to_raw()) }, user) {
+                    for position in 0..user.operand_count() {
+                        if user.operand(position).map(detach).ok() == Some(old) {
+                            unsafe { OperationRefMut::from_raw(user.to_raw()) }.set_operand(position, new);
+                        }
+                    }
+                }
+            }
         }
     }
-    for (&(_, add, term), &value) in c.accumulations.iter().zip(&guarded) {
+    for (&(_, add, term), &value) in leaf.accumulations.iter().zip(&guarded) {
+        let position = (0..2).find(|&n| add.operand(n).map(detach).ok() == Some(term))?;
+        unsafe { OperationRefMut::from_raw(add.to_raw()) }.set_operand(position, value);
+    }
+    Some(())
+}
+
+/// The guard becomes the leaf's term guard, yielding its terms; the
+/// indices go before it and the accumulations after it.
+fn sink_straight_line<'c>(context: &'c Context, c: &Candidate<'c>) -> Option<()> {
+    let leaf = c.leaves.first()?;
+    let location = c.guard.location();
+    for &op in &leaf.place_ops {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(c.guard);
+    }
+    let terms: Vec<Value<'c, 'c>> = leaf.accumulations.iter().map(|&(_, _, term)| term).collect();
+    let types: Vec<_> = terms.iter().map(|t| t.r#type()).collect();
+    let zeros = types.iter().map(|&t| additive_identity(context, t)).collect::<Option<Vec<_>>>()?;
+    let builder = Builder::before(context, c.guard)?.at(location);
+    let condition = detach(c.guard.operand(0).ok()?);
+    let guarded = if_else(
+        &builder,
+        condition,
+        &types,
+        |then| {
+            for &op in &leaf.term_ops {
+                then.insert_existing(op);
+            }
+            terms.clone()
+        },
+        |otherwise| zeros.iter().map(|&zero| otherwise.value(arith::constant(context, zero, location))).collect(),
+    );
+    for op in ops_of(c.guard.region(0).ok()?.first_block()?) {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(c.guard);
+    }
+    for (&(_, add, term), &value) in leaf.accumulations.iter().zip(&guarded) {
         let position = (0..2).find(|&n| add.operand(n).map(detach).ok() == Some(term))?;
         unsafe { OperationRefMut::from_raw(add.to_raw()) }.set_operand(position, value);
     }

@@ -94,3 +94,95 @@ func.func @guard_writes(%b: memref<?xf32>, %c: memref<?xf32>, %flags: memref<?xf
   }
   return
 }
+
+// -----
+
+// Steps unrolled in twos, each copy under its own feature tail guard (the
+// same for every lane): each copy's block gets its own lane guard around
+// its term.
+// CHECK-LABEL: func.func @tail_guarded_copies
+//       CHECK: scf.for %[[K:.*]] = %c0 to %c4 step %c1 {
+//       CHECK:   scf.if %{{.*}} {
+//       CHECK:     scf.if %{{.*}} -> (f32) {
+//       CHECK:       memref.load %arg1
+//       CHECK:     memref.store {{.*}} {sptir.shuffle = 32 : i64}
+//       CHECK:   scf.if %{{.*}} {
+//       CHECK:     scf.if %{{.*}} -> (f32) {
+//       CHECK:       memref.load %arg1
+//       CHECK:     memref.store {{.*}} {sptir.shuffle = 32 : i64}
+func.func @tail_guarded_copies(%b: memref<?xf32>, %col: memref<?xindex>, %c: memref<?xf32>, %len: index, %feat: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %in = arith.cmpi ult, %tx, %len : index
+    scf.if %in {
+      scf.for %k = %c0 to %c4 step %c1 {
+        %k0 = arith.muli %k, %c2 : index
+        %t0 = arith.cmpi ult, %k0, %feat : index
+        scf.if %t0 {
+          %j = memref.load %col[%tx] : memref<?xindex>
+          %row = arith.muli %j, %feat : index
+          %bk = arith.addi %row, %k0 : index
+          %bv = memref.load %b[%bk] : memref<?xf32>
+          %old = memref.load %c[%k0] : memref<?xf32>
+          %new = arith.addf %old, %bv : f32
+          memref.store %new, %c[%k0] {sptir.shuffle = 32 : i64} : memref<?xf32>
+        }
+        %k1 = arith.addi %k0, %c1 : index
+        %t1 = arith.cmpi ult, %k1, %feat : index
+        scf.if %t1 {
+          %j = memref.load %col[%tx] : memref<?xindex>
+          %row = arith.muli %j, %feat : index
+          %bk = arith.addi %row, %k1 : index
+          %bv = memref.load %b[%bk] : memref<?xf32>
+          %old = memref.load %c[%k1] : memref<?xf32>
+          %new = arith.addf %bv, %old : f32
+          memref.store %new, %c[%k1] {sptir.shuffle = 32 : i64} : memref<?xf32>
+        }
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The feature loop unrolled whole: the lane guard becomes the guard of the
+// terms, the elements' indices go before it and the accumulations after.
+// CHECK-LABEL: func.func @unrolled_whole
+//       CHECK: %[[E1:.*]] = arith.addi %arg3, %c1 : index
+//       CHECK: %[[T:.*]]:2 = scf.if %{{.*}} -> (f32, f32) {
+//       CHECK:   memref.load %arg1
+//       CHECK: } else {
+//       CHECK: memref.load %arg2[%arg3]
+//       CHECK: arith.addf %{{.*}}, %[[T]]#0
+//       CHECK: memref.store {{.*}}, %arg2[%arg3] {sptir.shuffle = 32 : i64}
+//       CHECK: memref.load %arg2[%[[E1]]]
+//       CHECK: arith.addf %{{.*}}, %[[T]]#1
+//       CHECK: memref.store {{.*}}, %arg2[%[[E1]]] {sptir.shuffle = 32 : i64}
+func.func @unrolled_whole(%b: memref<?xf32>, %col: memref<?xindex>, %c: memref<?xf32>, %base: index, %len: index) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %in = arith.cmpi ult, %tx, %len : index
+    scf.if %in {
+      %j = memref.load %col[%tx] : memref<?xindex>
+      %b0 = memref.load %b[%j] : memref<?xf32>
+      %old0 = memref.load %c[%base] : memref<?xf32>
+      %new0 = arith.addf %old0, %b0 : f32
+      memref.store %new0, %c[%base] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      %e1 = arith.addi %base, %c1 : index
+      %j1 = arith.addi %j, %c1 : index
+      %b1 = memref.load %b[%j1] : memref<?xf32>
+      %old1 = memref.load %c[%e1] : memref<?xf32>
+      %new1 = arith.addf %old1, %b1 : f32
+      memref.store %new1, %c[%e1] {sptir.shuffle = 32 : i64} : memref<?xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
