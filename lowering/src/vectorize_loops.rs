@@ -86,6 +86,20 @@ struct Vectorizer<'c> {
     pointers: Vec<(Value<'c, 'c>, i64)>,
     /// One of `multiples` is a constant that is not a multiple.
     never_aligned: bool,
+    /// The loop's `sptir.label`, for diagnostics.
+    label: String,
+}
+
+/// Why `op` keeps the loop from running as vectors. The op is lowered
+/// code; the loop and the advice are what a schedule's author can act on.
+fn refusal(label: &str, width: i64, op: &OperationRef<'_, '_>, why: &str) -> PassFailed {
+    emit_error(
+        op.location(),
+        format!(
+            "vectorize-loops: {label} cannot run as vectors of {width}: its '{}' here cannot ({why}); vectorize a loop whose position only indexes the last, dense axis of the buffers it touches (the inner loop of a split of the feature loop)",
+            op_name(op)
+        ),
+    )
 }
 
 fn key(value: Value<'_, '_>) -> usize {
@@ -125,6 +139,12 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
         multiples: Vec::new(),
         pointers: Vec::new(),
         never_aligned: false,
+        label: op
+            .attribute("sptir.label")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .map(|s| format!("loop \"{}\"", s.value()))
+            .unwrap_or_else(|| "the marked loop".to_string()),
     };
     vectorizer.values.insert(key(iv), Lanes::Index(lower));
     let (then_region, inside) = region_with_block(context, location, &[], scf::r#yield(&[], location));
@@ -231,7 +251,10 @@ impl<'c> Vectorizer<'c> {
         let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
         let lanes: Vec<Lanes<'c>> = operands.iter().map(|&v| self.lanes(v)).collect();
         let per_lane = lanes.iter().any(|l| !matches!(l, Lanes::Uniform(_)));
-        let refuse = |why: &str| emit_error(location, format!("vectorize-loops: cannot vectorize '{name}': {why}"));
+        // The op is lowered code; the loop and the advice are what the
+        // schedule's author can act on.
+        let (label, width) = (self.label.clone(), self.width);
+        let refuse = |why: &str| refusal(&label, width, &op, why);
 
         if name == "scf.if" {
             let condition = match lanes[0] {
@@ -478,7 +501,7 @@ impl<'c> Vectorizer<'c> {
         let mut vectors = Vec::new();
         for operand in op.operands() {
             vectors.push(self.as_vector(detach(operand), builder).ok_or_else(|| {
-                emit_error(location, format!("vectorize-loops: cannot vectorize '{name}': it uses the loop index other than as `base + lane`"))
+                refusal(&self.label, self.width, &op, "it uses the loop index other than as `base + lane`")
             })?);
         }
         let element = op.result(0).map_err(|_| emit_error(location, "malformed op"))?.r#type();

@@ -6,7 +6,7 @@ func.func @strided(%x: memref<?xf32>, %f: f32) {
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
   scf.for %l = %c0 to %c4 step %c1 {
-    // expected-error@+1 {{vectorize-loops: cannot vectorize 'arith.muli': it uses the loop index other than as `base + lane`}}
+    // expected-error@+1 {{cannot run as vectors of 4: its 'arith.muli' here cannot (it uses the loop index other than as `base + lane`)}}
     %k = arith.muli %l, %c2 : index
     memref.store %f, %x[%k] : memref<?xf32>
   } {vectorize = 4 : index}
@@ -21,7 +21,7 @@ func.func @one_element(%x: memref<?xf32>, %y: memref<?xf32>, %i: index) {
   %c4 = arith.constant 4 : index
   scf.for %l = %c0 to %c4 step %c1 {
     %v = memref.load %x[%l] : memref<?xf32>
-    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.store': the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i]}}
+    // expected-error@+1 {{cannot run as vectors of 4: its 'memref.store' here cannot (the lanes write one element, and not as `m[i] = m[i] + value` with nothing else reading m[i])}}
     memref.store %v, %y[%i] : memref<?xf32>
   } {vectorize = 4 : index}
   return
@@ -34,7 +34,7 @@ func.func @atomic(%x: memref<?xf32>, %i: index, %f: f32) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   scf.for %l = %c0 to %c4 step %c1 {
-    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.atomic_rmw': it would run once instead of once per lane}}
+    // expected-error@+1 {{cannot run as vectors of 4: its 'memref.atomic_rmw' here cannot (it would run once instead of once per lane)}}
     %old = memref.atomic_rmw addf %f, %x[%i] : (f32, memref<?xf32>) -> f32
   } {vectorize = 4 : index}
   return
@@ -48,7 +48,7 @@ func.func @bits(%x: memref<?xi1>, %y: memref<?xi1>) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   scf.for %l = %c0 to %c4 step %c1 {
-    // expected-error@+1 {{vectorize-loops: cannot vectorize 'memref.load': the memref is not a 1-D memref of whole-byte numbers with the identity layout}}
+    // expected-error@+1 {{cannot run as vectors of 4: its 'memref.load' here cannot (the memref is not a 1-D memref of whole-byte numbers with the identity layout)}}
     %v = memref.load %x[%l] : memref<?xi1>
     memref.store %v, %y[%l] : memref<?xi1>
   } {vectorize = 4 : index}
