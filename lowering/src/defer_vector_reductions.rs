@@ -217,6 +217,11 @@ fn common_factors<'c>(
 ) -> Vec<Value<'c, 'c>> {
     let mut remaining: Vec<Vec<Value<'c, 'c>>> = factors.to_vec();
     let mut common = Vec::new();
+    // A loop that may not run would add `factor * 0` where it added
+    // nothing (NaN for an infinite factor).
+    if loop_op.is_some_and(|l| !runs(l)) {
+        return Vec::new();
+    }
     for &factor in &factors[0] {
         let outside = loop_op.is_none_or(|l| defined_outside(factor, l));
         let movable = outside && (terms > 1 || loop_op.is_some() || broadcast_source(factor).is_some());
@@ -234,6 +239,12 @@ fn common_factors<'c>(
     }
     common.sort_by_key(|&f| broadcast_source(f).is_some());
     common
+}
+
+/// Whether `loop_op`'s bounds are constants that make it run at least once.
+fn runs(loop_op: OperationRef<'_, '_>) -> bool {
+    let bound = |n| loop_op.operand(n).ok().and_then(|v| crate::ir_query::constant_index(v));
+    matches!((bound(0), bound(1), bound(2)), (Some(lower), Some(upper), Some(step)) if step > 0 && upper > lower)
 }
 
 fn worth_rewriting(chain: &Chain<'_>) -> bool {
@@ -283,8 +294,10 @@ fn rewrite<'c>(context: &'c Context, chain: &Chain<'c>) -> Option<()> {
     };
     // Each term without the common factors, added to the carried vector
     // or to the terms before it.
-    for ((_, reduction), factors) in chain.links.iter().zip(&chain.factors) {
-        let builder = Builder::before(context, *reduction)?.at(location);
+    // At each addition: its term and the sum before it are both computed
+    // there, in whatever order the lane sums were.
+    for ((link, reduction), factors) in chain.links.iter().zip(&chain.factors) {
+        let builder = Builder::before(context, *link)?.at(location);
         let mut remaining = factors.clone();
         for common in &chain.common {
             let n = remaining.iter().position(|f| f == common)?;
@@ -351,7 +364,9 @@ fn erase_unused(value: Value<'_, '_>) {
     if !matches!(op_name(&op).as_str(), "arith.mulf" | "arith.muli" | "vector.broadcast") {
         return;
     }
-    let operands: Vec<_> = op.operands().map(detach).collect();
+    let mut operands: Vec<_> = op.operands().map(detach).collect();
+    // `x * x` names its operand twice; it is erased once.
+    operands.dedup();
     erase(op);
     for operand in operands {
         erase_unused(operand);

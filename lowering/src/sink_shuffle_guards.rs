@@ -17,20 +17,22 @@
 //! The loop leaves the guard, which then guards only the term; a lane out
 //! of range adds zero. The ops before the loop in the guard (loads of the
 //! non-zero's column and value) run in each iteration, under the guard.
-//! Inside the loop there may be more loops and guards that every lane
+//! The lane guard may hold several such loops (the unrolled copies of a
+//! chunk loop), and inside them more loops and guards that every lane
 //! answers alike (split feature chunks, the tail guard of each unrolled
-//! copy of a step): each block holding accumulations gets its own guard
-//! around its terms. Where the features were unrolled whole, the lane
-//! guard's own block holds the accumulations, and it becomes the guard of
-//! their terms. Every lane must be able to run what is left outside: loop
+//! copy of a step): each block holding accumulations, the lane guard's own
+//! included (features unrolled whole), gets its own guard around its
+//! terms. Every lane must be able to run what is left outside: loop
 //! bounds, guard conditions and the accumulated elements come from
-//! arithmetic on values from before the lane guard, and the guard holds
-//! nothing else that writes memory.
+//! arithmetic on values from before the lane guard that do not depend on
+//! the lane. The guard may hold nothing else that writes memory, and
+//! nothing in it may read what the accumulations write (the reads would
+//! move past the writes).
 
 use crate::{
-    axis::detach,
-    ir_builder::{additive_identity, erase, hoist_before, if_else, Builder},
-    ir_query::{accumulation, depends_on_launch_ids, marked_ops, op_name, speculatable, use_count},
+    axis::{detach, key},
+    ir_builder::{additive_identity, erase, if_else, Builder},
+    ir_query::{accumulation, depends_on_launch_ids, marked_ops, op_name, root_memref, speculatable, use_count},
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -39,10 +41,12 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut},
+        r#type::TypeLike,
         RegionLike, Value, ValueLike,
     },
     Context,
 };
+use std::collections::HashSet;
 
 pub const PASS: PassDef = PassDef {
     name: "SinkShuffleGuards",
@@ -66,18 +70,18 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 
 struct Candidate<'c> {
     guard: OperationRef<'c, 'c>,
-    /// The op in the guard around the accumulations: a loop, or a guard
-    /// that every lane answers alike; none where the accumulations are in
-    /// the guard's own block (a loop unrolled whole).
-    outer: Option<OperationRef<'c, 'c>>,
-    /// Values that the ops leaving the guard use, some computed in it.
-    hoisted: Vec<Value<'c, 'c>>,
+    /// The ops of the guard's block that every lane will run, in order:
+    /// loops and guards every lane answers alike, arithmetic on values
+    /// from before the guard, and the accumulations in the block itself.
+    outside: Vec<OperationRef<'c, 'c>>,
     leaves: Vec<Leaf<'c>>,
 }
 
-/// A block in `outer` that holds shuffled accumulations.
+/// A block in the lane guard that holds shuffled accumulations.
 struct Leaf<'c> {
-    /// Its ops, other than loops and guards, that compute the terms.
+    /// Its ops, other than loops and guards, that compute the terms
+    /// (none in the lane guard's own block, whose such ops run in every
+    /// leaf).
     term_ops: Vec<OperationRef<'c, 'c>>,
     /// Its ops that compute the elements' indices.
     place_ops: Vec<OperationRef<'c, 'c>>,
@@ -99,11 +103,23 @@ fn plain(op: &OperationRef<'_, '_>) -> bool {
         }
 }
 
+/// How the ops of a block in the lane guard take part.
+#[derive(Default)]
+struct Block<'c> {
+    control: Vec<OperationRef<'c, 'c>>,
+    /// Arithmetic every lane runs (elements' indices among it).
+    shared: Vec<OperationRef<'c, 'c>>,
+    place_ops: Vec<OperationRef<'c, 'c>>,
+    /// What computes the terms: arithmetic on loads, loads.
+    terms: Vec<OperationRef<'c, 'c>>,
+    accumulation_ops: Vec<OperationRef<'c, 'c>>,
+    accumulations: Vec<(OperationRef<'c, 'c>, OperationRef<'c, 'c>, Value<'c, 'c>)>,
+}
+
 fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
     // Up from the accumulation to the lane guard, through loops and guards
     // that every lane answers alike.
     let mut current = store;
-    let mut outer = None;
     let guard = loop {
         let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(current.parent_operation()?.to_raw()) };
         if lane_guard(&parent) {
@@ -112,144 +128,146 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
         if !plain(&parent) {
             return None;
         }
-        outer = Some(parent);
         current = parent;
     };
     if guard.result_count() != 0 || !empty_else(guard) {
         return None;
     }
-    let Some(outer) = outer else { return straight_line(guard) };
-    // In the guard: values for the nest, nothing that writes, nothing
-    // after it.
-    let then_block = guard.region(0).ok()?.first_block()?;
-    let mut next = then_block.first_operation();
-    while let Some(op) = next {
-        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        next = op.next_in_block();
-        if op == outer {
-            break;
+    let guard_block = guard.region(0).ok()?.first_block()?;
+    // Values every lane may compute alike: from before the guard, not
+    // from the lane, or from the ops every lane runs in it.
+    let mut everyone: HashSet<usize> = HashSet::new();
+    let mut blocks = vec![guard_block];
+    let mut parts: Vec<Block<'c>> = Vec::new();
+    while let Some(block) = blocks.pop() {
+        let part = classify(block, guard, &mut everyone)?;
+        for &op in &part.control {
+            blocks.extend(blocks_of(op));
         }
-        if !computes(&op) {
-            return None;
-        }
+        parts.push(part);
     }
-    if outer.next_in_block() != then_block.terminator() {
+    let written: Vec<usize> = parts
+        .iter()
+        .flat_map(|p| p.accumulation_ops.iter())
+        .filter(|op| op.has_attribute(SHUFFLE))
+        .filter_map(|op| op.operand(1).ok().map(root_memref))
+        .collect();
+    let (guard_part, nested) = parts.split_first()?;
+    // Reads of the accumulated memory would move past the writes.
+    let reads_written =
+        |op: &OperationRef<'c, 'c>| op.operands().any(|v| v.r#type().is_mem_ref() && written.contains(&root_memref(v)));
+    if parts.iter().flat_map(|p| p.terms.iter()).any(reads_written) {
         return None;
     }
-    // The nest: loops and guards every lane runs alike, arithmetic, and the
-    // blocks (leaves) that hold accumulations and what computes their terms.
-    let mut control = vec![outer];
-    let mut shared: Vec<OperationRef<'c, 'c>> = Vec::new();
     let mut leaves = Vec::new();
-    let mut nest_blocks = Vec::new();
-    let mut pending = blocks_of(outer);
-    while let Some(block) = pending.pop() {
-        nest_blocks.push(block);
-        let ops = ops_of(block);
-        let mut accumulations = Vec::new();
-        for &op in ops.iter().filter(|op| op.has_attribute(SHUFFLE)) {
-            accumulations.push(shuffled_accumulation(op, block)?);
-        }
-        let mut accumulation_ops = Vec::new();
-        let mut place = Vec::new();
-        for &(load, add, _) in &accumulations {
-            let store = crate::ir_query::users(detach(add.result(0).ok()?.into()))[0];
-            accumulation_ops.extend([load, add, store]);
-            place.extend(store.operands().skip(1).map(detach));
-        }
-        let place_slice = slice_in(block, &place);
-        let (mut term_ops, mut place_ops) = (Vec::new(), Vec::new());
-        for op in ops {
-            if accumulation_ops.contains(&op) {
-                continue;
-            }
-            if plain(&op) {
-                control.push(op);
-                pending.extend(blocks_of(op));
-            } else if place_slice.contains(&op) || (accumulations.is_empty() && speculatable(&op)) {
-                if !speculatable(&op) {
-                    return None;
-                }
-                shared.push(op);
-                if place_slice.contains(&op) {
-                    place_ops.push(op);
-                }
-            } else if !accumulations.is_empty() && computes(&op) {
-                term_ops.push(op);
-            } else {
+    for part in std::iter::once(guard_part).chain(nested) {
+        if part.accumulations.is_empty() {
+            // Outside the lane guard's block, what computes terms must
+            // serve a leaf's accumulations.
+            if !std::ptr::eq(part, guard_part) && !part.terms.is_empty() {
                 return None;
             }
+            continue;
         }
-        if !accumulations.is_empty() {
-            leaves.push(Leaf { term_ops, place_ops, accumulations });
-        }
-    }
-    // What runs for every lane takes only values from before the guard or
-    // from the nest's loops and shared arithmetic, not the terms.
-    let terms: Vec<OperationRef<'c, 'c>> = leaves.iter().flat_map(|l| l.term_ops.iter().copied()).collect();
-    let lane_free = |v: Value<'c, 'c>| {
-        crate::ir_query::computable_before(v, guard)
-            || (nest_blocks.iter().any(|&block| defined_in(v, block))
-                && crate::ir_query::op_result(v).map_or(true, |r| !terms.iter().any(|t| *t == r.owner())))
-    };
-    let mut hoisted = Vec::new();
-    for op in control.iter().chain(&shared) {
-        // A loop's or a guard's own operands: bounds and condition.
-        let operands: Vec<Value<'c, 'c>> = op.operands().map(detach).collect();
-        if operands.iter().any(|&v| !lane_free(v)) {
+        // A term must be computed under the guard.
+        let computed_in = |v: Value<'c, 'c>| {
+            crate::ir_query::op_result(v).is_ok_and(|r| {
+                let owner = r.owner();
+                part.terms.iter().chain(&guard_part.terms).any(|t| *t == owner)
+            })
+        };
+        if part.accumulations.iter().any(|&(_, _, term)| !computed_in(term)) {
             return None;
         }
-        hoisted.extend(operands);
+        let own_terms = if std::ptr::eq(part, guard_part) { Vec::new() } else { part.terms.clone() };
+        leaves.push(Leaf {
+            term_ops: own_terms,
+            place_ops: part.place_ops.clone(),
+            accumulations: part.accumulations.clone(),
+        });
     }
-    for leaf in &leaves {
-        for &(_, _, term) in &leaf.accumulations {
-            // A term computed by every lane would stay unguarded.
-            let guarded = crate::ir_query::op_result(term).is_ok_and(|r| leaf.term_ops.iter().any(|t| *t == r.owner()));
-            if !guarded {
+    // A leaf's terms take values from before the guard, from what every
+    // lane computes, and from the terms of its own block and the guard's.
+    for part in nested {
+        for op in &part.terms {
+            let known = |v: Value<'c, 'c>| {
+                crate::ir_query::defined_outside(v, guard)
+                    || everyone.contains(&key(v))
+                    || crate::ir_query::op_result(v).is_ok_and(|r| {
+                        let owner = r.owner();
+                        part.terms.iter().chain(&guard_part.terms).any(|t| *t == owner)
+                    })
+            };
+            if op.operands().any(|v| !known(detach(v))) {
                 return None;
             }
         }
     }
-    Some(Candidate { guard, outer: Some(outer), hoisted, leaves })
+    // The lane guard's block: what every lane runs leaves it in order, its
+    // arithmetic first (the terms' copies in the leaves may use it).
+    let outside = guard_part.shared.iter().copied().chain(
+        ops_of(guard_block).into_iter().filter(|op| !guard_part.terms.contains(op) && !guard_part.shared.contains(op)),
+    );
+    let outside = outside.collect();
+    Some(Candidate { guard, outside, leaves })
 }
 
-/// The guard's own block as the one leaf: its accumulations, the
-/// arithmetic on values from before the guard that indexes their elements,
-/// and what computes their terms.
-fn straight_line<'c>(guard: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
-    let block = guard.region(0).ok()?.first_block()?;
+/// Sorts the ops of `block` (in the lane guard) into those every lane runs
+/// and those under the guard; `None` where one fits neither.
+fn classify<'c>(
+    block: melior::ir::BlockRef<'c, 'c>,
+    guard: OperationRef<'c, 'c>,
+    everyone: &mut HashSet<usize>,
+) -> Option<Block<'c>> {
+    let mut part = Block::default();
+    // A loop's position: the same for every lane, as its bounds are.
+    for argument in (0..block.argument_count()).filter_map(|n| block.argument(n).ok()) {
+        everyone.insert(key(argument.into()));
+    }
     let ops = ops_of(block);
-    let mut accumulations = Vec::new();
     for &op in ops.iter().filter(|op| op.has_attribute(SHUFFLE)) {
-        accumulations.push(shuffled_accumulation(op, block)?);
+        let (load, add, term) = shuffled_accumulation(op, block)?;
+        part.accumulation_ops.extend([load, add, op]);
+        part.accumulations.push((load, add, term));
     }
-    let mut accumulation_ops = Vec::new();
-    let mut place = Vec::new();
-    for &(load, add, _) in &accumulations {
-        let store = crate::ir_query::users(detach(add.result(0).ok()?.into()))[0];
-        accumulation_ops.extend([load, add, store]);
-        place.extend(store.operands().skip(1).map(detach));
-    }
+    let place: Vec<Value<'c, 'c>> = part
+        .accumulation_ops
+        .iter()
+        .filter(|op| op.has_attribute(SHUFFLE))
+        .flat_map(|op| op.operands().skip(1).map(detach).collect::<Vec<_>>())
+        .collect();
     let place_slice = slice_in(block, &place);
-    let (mut term_ops, mut place_ops) = (Vec::new(), Vec::new());
-    for op in ops.into_iter().filter(|op| !accumulation_ops.contains(op)) {
-        if place_slice.contains(&op) {
-            place_ops.push(op);
-        } else if computes(&op) {
-            term_ops.push(op);
+    let free = |v: Value<'c, 'c>, everyone: &HashSet<usize>| {
+        (crate::ir_query::defined_outside(v, guard) && !depends_on_launch_ids(v, 3..4)) || everyone.contains(&key(v))
+    };
+    for op in ops {
+        if part.accumulation_ops.contains(&op) {
+            continue;
+        }
+        let operands_free = op.operands().all(|v| free(detach(v), everyone));
+        if plain(&op) {
+            if !operands_free {
+                return None;
+            }
+            part.control.push(op);
+        } else if speculatable(&op) && operands_free {
+            for n in 0..op.result_count() {
+                everyone.insert(key(op.result(n).ok()?.into()));
+            }
+            if place_slice.contains(&op) {
+                part.place_ops.push(op);
+            }
+            part.shared.push(op);
+        } else if computes(&op) && !place_slice.contains(&op) {
+            part.terms.push(op);
         } else {
             return None;
         }
     }
-    let free = |v: Value<'c, 'c>| {
-        crate::ir_query::computable_before(v, guard)
-            || crate::ir_query::op_result(v).is_ok_and(|r| place_ops.iter().any(|p| *p == r.owner()))
-    };
-    if place_ops.iter().any(|op| !speculatable(op) || op.operands().any(|v| !free(detach(v)))) {
+    if place.iter().any(|&v| !free(v, everyone)) {
         return None;
     }
-    let hoisted = place.clone();
-    Some(Candidate { guard, outer: None, hoisted, leaves: vec![Leaf { term_ops, place_ops, accumulations }] })
+    Some(part)
 }
 
 fn blocks_of<'c>(op: OperationRef<'c, 'c>) -> Vec<melior::ir::BlockRef<'c, 'c>> {
@@ -291,19 +309,31 @@ fn empty_else(if_op: OperationRef<'_, '_>) -> bool {
 /// Arithmetic or a load: an op that may run again, or not at all, with
 /// the same effect.
 fn computes(op: &OperationRef<'_, '_>) -> bool {
+    const READS: [&str; 17] = [
+        "memref.load",
+        "memref.dim",
+        "memref.extract_aligned_pointer_as_index",
+        "vector.load",
+        "vector.transfer_read",
+        "vector.broadcast",
+        "vector.splat",
+        "vector.extract",
+        "vector.extractelement",
+        "vector.insert",
+        "vector.insertelement",
+        "vector.reduction",
+        "vector.fma",
+        "vector.shuffle",
+        "vector.bitcast",
+        "vector.shape_cast",
+        "vector.from_elements",
+    ];
     let name = op_name(op);
     op.region_count() == 0
         && (name.starts_with("arith.")
             || name.starts_with("index.")
             || name.starts_with("math.")
-            || name.starts_with("vector.")
-                && !matches!(name.as_str(), "vector.store" | "vector.maskedstore" | "vector.scatter" | "vector.print")
-            || matches!(name.as_str(), "memref.load" | "memref.dim" | "memref.extract_aligned_pointer_as_index"))
-}
-
-fn defined_in(value: Value<'_, '_>, block: melior::ir::BlockRef<'_, '_>) -> bool {
-    crate::ir_query::op_result(value).is_ok_and(|r| r.owner().block().is_some_and(|b| b == block))
-        || crate::ir_query::block_argument(value).is_ok_and(|a| a.owner() == block)
+            || READS.contains(&name.as_str()))
 }
 
 /// The ops of `block` that compute `values`.
@@ -323,14 +353,9 @@ fn slice_in<'c>(block: melior::ir::BlockRef<'c, 'c>, values: &[Value<'c, 'c>]) -
 
 fn sink<'c>(context: &'c Context, c: Candidate<'c>) -> Option<()> {
     let location = c.guard.location();
-    // Values computed in the nest's blocks stay with their loops.
-    for &value in c.hoisted.iter().filter(|&&v| crate::ir_query::computable_before(v, c.guard)) {
-        hoist_before(value, c.guard);
+    for &op in &c.outside {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(c.guard);
     }
-    let Some(outer) = c.outer else {
-        return sink_straight_line(context, &c);
-    };
-    unsafe { OperationRefMut::from_raw(outer.to_raw()) }.move_before(c.guard);
     // What is left in the guard computes the terms' inputs: a copy of it
     // runs under the guard in each leaf.
     let before = ops_of(c.guard.region(0).ok()?.first_block()?);
@@ -400,41 +425,5 @@ fn sink_into_leaf<'c>(
         let position = (0..2).find(|&n| add.operand(n).map(detach).ok() == Some(term))?;
         unsafe { OperationRefMut::from_raw(add.to_raw()) }.set_operand(position, value);
     }
-    Some(())
-}
-
-/// The guard becomes the leaf's term guard, yielding its terms; the
-/// indices go before it and the accumulations after it.
-fn sink_straight_line<'c>(context: &'c Context, c: &Candidate<'c>) -> Option<()> {
-    let leaf = c.leaves.first()?;
-    let location = c.guard.location();
-    for &op in &leaf.place_ops {
-        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(c.guard);
-    }
-    let terms: Vec<Value<'c, 'c>> = leaf.accumulations.iter().map(|&(_, _, term)| term).collect();
-    let types: Vec<_> = terms.iter().map(|t| t.r#type()).collect();
-    let zeros = types.iter().map(|&t| additive_identity(context, t)).collect::<Option<Vec<_>>>()?;
-    let builder = Builder::before(context, c.guard)?.at(location);
-    let condition = detach(c.guard.operand(0).ok()?);
-    let guarded = if_else(
-        &builder,
-        condition,
-        &types,
-        |then| {
-            for &op in &leaf.term_ops {
-                then.insert_existing(op);
-            }
-            terms.clone()
-        },
-        |otherwise| zeros.iter().map(|&zero| otherwise.value(arith::constant(context, zero, location))).collect(),
-    );
-    for op in ops_of(c.guard.region(0).ok()?.first_block()?) {
-        unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(c.guard);
-    }
-    for (&(_, add, term), &value) in leaf.accumulations.iter().zip(&guarded) {
-        let position = (0..2).find(|&n| add.operand(n).map(detach).ok() == Some(term))?;
-        unsafe { OperationRefMut::from_raw(add.to_raw()) }.set_operand(position, value);
-    }
-    erase(c.guard);
     Some(())
 }

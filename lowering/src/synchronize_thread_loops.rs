@@ -304,7 +304,9 @@ fn conflicts<'c>(
         .collect()
 }
 
-/// Every access has the same index and guards as the first.
+/// Every access has the same index and guards as the first (guards that
+/// every thread answers alike on loops the index does not follow aside),
+/// and a thread position reaches the index.
 fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Item = OperationRef<'c, 'c>>) -> bool {
     let Some(first) = ops.next() else { return true };
     let key = |op: OperationRef<'c, 'c>| {
@@ -341,7 +343,12 @@ fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Ite
         }
         (values, guards)
     };
+    // An element whose index no thread position reaches is every thread's.
+    let from_thread = |values: &[Value<'c, 'c>]| values.iter().any(|&v| thread_dependent(v));
     let (values, guards) = key(first);
+    if !from_thread(&values) {
+        return false;
+    }
     ops.all(|op| {
         let (other_values, other_guards) = key(op);
         values.len() == other_values.len()

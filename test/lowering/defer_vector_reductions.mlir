@@ -17,11 +17,12 @@
 //       CHECK: %[[SCALED:.*]] = arith.mulf %[[R]], %arg0 : f32
 //       CHECK: %[[TOTAL:.*]] = arith.addf %arg3, %[[SCALED]] : f32
 //       CHECK: return %[[TOTAL]] : f32
-func.func @carried(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>, %init: f32, %n: index) -> f32 {
+func.func @carried(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>, %init: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
   %av = vector.broadcast %a : f32 to vector<4xf32>
-  %s = scf.for %k = %c0 to %n step %c4 iter_args(%acc = %init) -> (f32) {
+  %s = scf.for %k = %c0 to %c64 step %c4 iter_args(%acc = %init) -> (f32) {
     %xv = vector.load %x[%k] : memref<?xf32>, vector<4xf32>
     %ax = arith.mulf %av, %xv : vector<4xf32>
     %yv = vector.load %y[%k] : memref<?xf32>, vector<4xf32>
@@ -107,11 +108,12 @@ func.func @single_term(%a: f32, %x: vector<4xf32>, %y: vector<4xf32>, %init: f32
 //       CHECK: %[[W:.*]] = arith.muli %[[SUM]], %arg0 : vector<4xi32>
 //       CHECK: %[[R:.*]] = vector.reduction <add>, %[[W]]
 //       CHECK: arith.addi %c7_i32, %[[R]] : i32
-func.func @integers(%w: vector<4xi32>, %x: memref<?xi32>, %b: memref<?xi32>, %n: index) -> i32 {
+func.func @integers(%w: vector<4xi32>, %x: memref<?xi32>, %b: memref<?xi32>) -> i32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
   %c7 = arith.constant 7 : i32
-  %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %c7) -> (i32) {
+  %s = scf.for %k = %c0 to %c9 step %c1 iter_args(%acc = %c7) -> (i32) {
     %xv = vector.load %x[%k] : memref<?xi32>, vector<4xi32>
     %bk = memref.load %b[%k] : memref<?xi32>
     %bv = vector.broadcast %bk : i32 to vector<4xi32>
@@ -122,6 +124,58 @@ func.func @integers(%w: vector<4xi32>, %x: memref<?xi32>, %b: memref<?xi32>, %n:
     scf.yield %next : i32
   }
   return %s : i32
+}
+
+// -----
+
+// A loop that may not run keeps its factor inside: outside, an infinite
+// `a` times the empty sum would give NaN where the loop added nothing.
+// CHECK-LABEL: func.func @maybe_empty
+//       CHECK: scf.for {{.*}} -> (vector<4xf32>)
+//       CHECK:   %[[AX:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
+//       CHECK:   arith.addf %{{.*}}, %[[AX]] : vector<4xf32>
+//       CHECK: %[[R:.*]] = vector.reduction <add>
+//       CHECK: arith.addf %arg2, %[[R]] : f32
+func.func @maybe_empty(%a: f32, %x: memref<?xf32>, %init: f32, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %av = vector.broadcast %a : f32 to vector<4xf32>
+  %s = scf.for %k = %c0 to %n step %c4 iter_args(%acc = %init) -> (f32) {
+    %xv = vector.load %x[%k] : memref<?xf32>, vector<4xf32>
+    %ax = arith.mulf %av, %xv : vector<4xf32>
+    %r = vector.reduction <add>, %ax : vector<4xf32> into f32
+    %next = arith.addf %acc, %r : f32
+    scf.yield %next : f32
+  }
+  return %s : f32
+}
+
+// -----
+
+// Lane sums taken in another order than they are added, and a factor
+// squared: the vectors are added where the sums were.
+// CHECK-LABEL: func.func @order_and_square
+//       CHECK: %[[V2:.*]] = vector.load %arg1[%c4]
+//       CHECK: %[[V1:.*]] = vector.load %arg1[%c0]
+//       CHECK: %[[S:.*]] = arith.addf %[[V1]], %[[V2]] : vector<4xf32>
+//       CHECK: %[[R:.*]] = vector.reduction <add>, %[[S]]
+//       CHECK: %[[A1:.*]] = arith.mulf %[[R]], %arg0 : f32
+//       CHECK: %[[A2:.*]] = arith.mulf %[[A1]], %arg0 : f32
+//       CHECK: arith.addf %arg2, %[[A2]] : f32
+func.func @order_and_square(%a: f32, %x: memref<?xf32>, %init: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %b = vector.broadcast %a : f32 to vector<4xf32>
+  %bb = arith.mulf %b, %b : vector<4xf32>
+  %v2 = vector.load %x[%c4] : memref<?xf32>, vector<4xf32>
+  %p2 = arith.mulf %v2, %bb : vector<4xf32>
+  %r2 = vector.reduction <add>, %p2 : vector<4xf32> into f32
+  %v1 = vector.load %x[%c0] : memref<?xf32>, vector<4xf32>
+  %p1 = arith.mulf %bb, %v1 : vector<4xf32>
+  %r1 = vector.reduction <add>, %p1 : vector<4xf32> into f32
+  %s1 = arith.addf %init, %r1 : f32
+  %s2 = arith.addf %s1, %r2 : f32
+  return %s2 : f32
 }
 
 // -----

@@ -261,3 +261,40 @@ func.func @feature_tail_guard(%m: memref<?xf32>, %x: memref<?xf32>, %chunks: ind
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }
+
+// -----
+// Every thread zeroes m[0..8), then every thread adds into m[0..8) (the
+// additions are atomic, under a guard every thread answers alike): no
+// position of a thread reaches the index, so each element is every
+// thread's, and a barrier must separate the zeroing from the additions.
+// CHECK-LABEL: func.func @every_threads_elements
+//       CHECK: } {bind = "threadIdx.x", sptir.label = "zero"}
+//  CHECK-NEXT: gpu.barrier
+func.func @every_threads_elements(%m: memref<?xf32>, %src: memref<?xf32>, %b: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %block = %c0 to %b step %c1 {
+    scf.for %t = %c0 to %c16 step %c1 {
+      scf.for %k = %c0 to %c8 step %c1 {
+        memref.store %zero, %m[%k] : memref<?xf32>
+      }
+    } {bind = "threadIdx.x", sptir.label = "zero"}
+    scf.for %t = %c0 to %c16 step %c1 {
+      scf.for %k = %c0 to %c8 step %c1 {
+        %in = arith.cmpi ult, %block, %n : index
+        scf.if %in {
+          %p = arith.muli %t, %c8 : index
+          %q = arith.addi %p, %k : index
+          %x = memref.load %src[%q] : memref<?xf32>
+          %v = memref.load %m[%k] : memref<?xf32>
+          %s = arith.addf %v, %x : f32
+          memref.store %s, %m[%k] : memref<?xf32>
+        }
+      }
+    } {atomic, bind = "threadIdx.x", sptir.label = "add"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}

@@ -399,6 +399,12 @@ fn warp_shuffled_rows_with_features_in_turn() {
             let whole = format!("{rows}sparse-pos-unroll{{loop=csrmm.2}},");
             let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 23).unwrap();
             check_each(&mut problem, "", [&split, &whole], feat);
+            // The chunk loop unrolled whole: sibling copies of the step loop
+            // in the lane guard.
+            let chunks =
+                format!("{rows}sparse-pos-split{{loop=csrmm.2 factor=4}},sparse-pos-unroll{{loop=csrmm.2.o}},");
+            let mut problem = prepare(Op::Spmm, Format::Csr, &a, feat, Layout::default(), 23).unwrap();
+            check_each(&mut problem, "", [&format!("{rows}"), &chunks], feat);
         }
     }
 }
