@@ -186,3 +186,89 @@ func.func @unrolled_whole(%b: memref<?xf32>, %col: memref<?xindex>, %c: memref<?
   }
   return
 }
+
+// -----
+
+// Two sibling loops in the lane guard (a chunk loop unrolled whole), the
+// element's index computed in the guard: the index and both loops leave
+// the guard, each loop's block gets its own term guard, and the load in
+// the guard is copied into both.
+// CHECK-LABEL: func.func @sibling_loops
+//       CHECK: %[[IN:.*]] = arith.cmpi ult
+//       CHECK: %[[E:.*]] = arith.addi %arg2, %c1 : index
+//       CHECK: scf.for
+//       CHECK:   scf.if %[[IN]] -> (f32) {
+//       CHECK:     memref.load %arg3
+//       CHECK:   memref.store {{.*}}, %arg1[%[[E]]] {sptir.shuffle = 32 : i64}
+//       CHECK: scf.for
+//       CHECK:   scf.if %[[IN]] -> (f32) {
+//       CHECK:     memref.load %arg3
+//       CHECK:   memref.store {{.*}}, %arg1[%[[E]]] {sptir.shuffle = 32 : i64}
+//   CHECK-NOT: scf.if
+//       CHECK: gpu.terminator
+func.func @sibling_loops(%b: memref<?xf32>, %c: memref<?xf32>, %base: index, %scale: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c20 = arith.constant 20 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %in = arith.cmpi ult, %tx, %c20 : index
+    scf.if %in {
+      %e = arith.addi %base, %c1 : index
+      %s = memref.load %scale[%tx] : memref<?xf32>
+      scf.for %k = %c0 to %c4 step %c1 {
+        %bk = arith.addi %tx, %k : index
+        %bv = memref.load %b[%bk] : memref<?xf32>
+        %t = arith.mulf %bv, %s : f32
+        %old = memref.load %c[%e] : memref<?xf32>
+        %new = arith.addf %old, %t : f32
+        memref.store %new, %c[%e] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      }
+      scf.for %k = %c4 to %c8 step %c1 {
+        %bk = arith.addi %tx, %k : index
+        %bv = memref.load %b[%bk] : memref<?xf32>
+        %t = arith.mulf %bv, %s : f32
+        %old = memref.load %c[%e] : memref<?xf32>
+        %new = arith.addf %old, %t : f32
+        memref.store %new, %c[%e] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A term reads the memory an accumulation writes: under its own guard it
+// would read before the write. The guard stays.
+// CHECK-LABEL: func.func @reads_what_it_writes
+//       CHECK: scf.if
+//  CHECK-NEXT:   scf.for
+func.func @reads_what_it_writes(%b: memref<?xf32>, %c: memref<?xf32>, %d: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c20 = arith.constant 20 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %in = arith.cmpi ult, %tx, %c20 : index
+    scf.if %in {
+      scf.for %k = %c0 to %c8 step %c1 {
+        %bk = arith.addi %tx, %k : index
+        %bv = memref.load %b[%bk] : memref<?xf32>
+        %old = memref.load %c[%k] : memref<?xf32>
+        %new = arith.addf %old, %bv : f32
+        memref.store %new, %c[%k] {sptir.shuffle = 32 : i64} : memref<?xf32>
+        %x = memref.load %c[%k] : memref<?xf32>
+        %old2 = memref.load %d[%k] : memref<?xf32>
+        %new2 = arith.addf %old2, %x : f32
+        memref.store %new2, %d[%k] {sptir.shuffle = 32 : i64} : memref<?xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}
