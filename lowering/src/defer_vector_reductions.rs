@@ -138,19 +138,17 @@ fn chain_through<'c>(add: OperationRef<'c, 'c>) -> Option<Chain<'c>> {
             _ => break,
         }
     }
+    // Forward: the one user of each link's sum, where it adds another lane
+    // sum to it.
     let mut links = vec![(head, reduction_of(head)?)];
     loop {
         let value: Value<'c, 'c> = detach(links.last()?.0.result(0).ok()?.into());
         let [next] = users(value)[..] else { break };
-        match (0..2)
-            .filter_map(|n| next.operand(n).ok().map(detach))
-            .find_map(|operand| link_making(value).and(reduction_of(next)).filter(|_| operand != value))
-        {
-            Some(reduction) if next.block() == Some(block) && link_of(reduction)?.1 == value => {
-                links.push((next, reduction))
-            }
-            _ => break,
+        let Some(reduction) = reduction_of(next) else { break };
+        if next.block() != Some(block) || link_of(reduction).map(|(_, sum)| sum) != Some(value) {
+            break;
         }
+        links.push((next, reduction));
     }
     let vector_type = links[0].1.operand(0).ok()?.r#type();
     if links.iter().any(|(_, r)| r.operand(0).map(|v| v.r#type()).ok() != Some(vector_type)) {
