@@ -86,6 +86,14 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("sparse-pos-bind: loop \"{label}\" is not a reduction; shuffle=true adds the lanes' sums of one output"),
             ));
         }
+        if shuffle {
+            if let Some(store) = store_following(op) {
+                return Err(emit_error(
+                    op.location(),
+                    format!("sparse-pos-bind: shuffle=true adds the lanes' sums of one output, but positions of loop \"{label}\" write different ones ({}: a spatial loop fused into it?); bind the spatial loop apart (to threadIdx.y, say) or pass atomic=true instead", crate::ir_query::describe_pair((store, store))),
+                ));
+            }
+        }
         if op.has_attribute("bind") {
             return Err(emit_error(op.location(), format!("sparse-pos-bind: loop \"{label}\" is already bound")));
         }
@@ -141,4 +149,22 @@ fn launch_root<'c, 'a>(op: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
         current = parent.parent_operation();
     }
     root
+}
+
+/// A store inside `op` whose element depends on `op`'s position: a lane
+/// of a shuffle over `op` would write another output than its neighbours.
+fn store_following<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let position = crate::sparse_pos_ops::loop_position(op).ok()?;
+    let mut found = None;
+    op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+        let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        let follows = crate::ir_query::op_name(&inner) == "sparse_pos.store"
+            && inner.operands().skip(2).any(|v| crate::ir_query::depends_on(crate::axis::detach(v), position));
+        if follows {
+            found = Some(inner);
+            return melior::ir::operation::WalkResult::Interrupt;
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    found
 }

@@ -11,6 +11,10 @@
 // RUN: sptir-opt %S/Inputs/bind_steps.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=row to=threadIdx.x},sparse-pos-bind{loop=batch to=blockIdx.x})'
 // RUN: not sptir-opt %S/Inputs/bind_steps.mlir -p 'builtin.module(sparse-pos-bind{loop=batch to=blockIdx.x},sparse-pos-bind{loop=row to=threadIdx.x})' 2>&1 | FileCheck %s --check-prefix=STEPS
 // RUN: not sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=prop.0 to=blockIdx.x})' 2>&1 | FileCheck %s --check-prefix=PROPAGATE
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-fuse{loops=csrmm.1,csrmm.2},sparse-pos-bind{loop=csrmm.1+csrmm.2 to=threadIdx.x shuffle=true})' 2>&1 | FileCheck %s --check-prefix=FUSED
+// A reduction fused with the spatial loop inside it: its lanes would
+// write different outputs, which a shuffle cannot add.
+// FUSED: error: sparse-pos-bind: shuffle=true adds the lanes' sums of one output, but positions of loop "csrmm.1+csrmm.2" write different ones (the sparse_pos.store at line {{[0-9]+}}:{{[0-9]+}}: a spatial loop fused into it?)
 
 // Bound after the batches, the rows share their launch with the steps
 // (bound before, the batches' bind refuses, in bind_steps.mlir).
