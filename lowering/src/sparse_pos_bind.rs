@@ -151,14 +151,16 @@ fn launch_root<'c, 'a>(op: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
     root
 }
 
-/// A store inside `op` whose element depends on `op`'s position: a lane
-/// of a shuffle over `op` would write another output than its neighbours.
+/// An accumulation inside `op` whose element depends on `op`'s position:
+/// a lane of a shuffle over `op` would add to another output than its
+/// neighbours. (Plain stores of a lane's own elements do not meet.)
 fn store_following<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let position = crate::sparse_pos_ops::loop_position(op).ok()?;
     let mut found = None;
     op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
         let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
         let follows = crate::ir_query::op_name(&inner) == "sparse_pos.store"
+            && crate::ir_query::accumulation(inner).is_some()
             && inner.operands().skip(2).any(|v| crate::ir_query::depends_on(crate::axis::detach(v), position));
         if follows {
             found = Some(inner);
