@@ -19,7 +19,7 @@
 use crate::{
     accumulation_chain::scalar_type,
     axis::detach,
-    ir_builder::{additive_identity, erase, is_float, replace_uses, Builder},
+    ir_builder::{additive_identity, erase, is_float, replace_uses_where, Builder},
     ir_query::{block_argument, defined_outside, op_name, op_result, use_count, users},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -112,17 +112,9 @@ fn link_of<'c>(reduction: OperationRef<'c, 'c>) -> Option<(OperationRef<'c, 'c>,
 }
 
 /// The addition that makes `value`, if it is a link used only by the next.
-fn link_making<'c>(value: Value<'c, 'c>) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
+fn link_making<'c>(value: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let add: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op_result(value).ok()?.owner().to_raw()) };
-    if use_count(value) != 1 {
-        return None;
-    }
-    (0..2).find_map(|n| {
-        let operand = detach(add.operand(n).ok()?);
-        let reduction: OperationRef<'c, 'c> =
-            unsafe { OperationRef::from_raw(op_result(operand).ok()?.owner().to_raw()) };
-        link_of(reduction).filter(|(link, _)| *link == add).map(|_| (add, reduction))
-    })
+    (use_count(value) == 1 && reduction_of(add).is_some()).then_some(add)
 }
 
 /// The whole chain that the link `add` belongs to.
@@ -134,7 +126,7 @@ fn chain_through<'c>(add: OperationRef<'c, 'c>) -> Option<Chain<'c>> {
         let reduction = reduction_of(head)?;
         start = link_of(reduction)?.1;
         match link_making(start) {
-            Some((previous, _)) if previous.block() == Some(block) => head = previous,
+            Some(previous) if previous.block() == Some(block) => head = previous,
             _ => break,
         }
     }
@@ -291,9 +283,9 @@ fn rewrite<'c>(context: &'c Context, chain: &Chain<'c>) -> Option<()> {
         None => (chain.start, detach(tail.result(0).ok()?.into()), None),
     };
     // Each term without the common factors, added to the carried vector
-    // or to the terms before it.
-    // At each addition: its term and the sum before it are both computed
-    // there, in whatever order the lane sums were.
+    // or to the terms before it, at its addition: the term and the sum
+    // before it are both computed there, in whatever order the lane sums
+    // were.
     for ((link, reduction), factors) in chain.links.iter().zip(&chain.factors) {
         let builder = Builder::before(context, *link)?.at(location);
         let mut remaining = factors.clone();
@@ -311,6 +303,8 @@ fn rewrite<'c>(context: &'c Context, chain: &Chain<'c>) -> Option<()> {
         });
     }
     let sum = sum?;
+    // What used the sum's end before; the ops built below use it too.
+    let old_users = users(old_end);
     let (builder, mut vector) = match chain.carried {
         Some((loop_op, position)) => {
             let terminator = loop_op.region(0).ok()?.first_block()?.terminator()?;
@@ -320,17 +314,11 @@ fn rewrite<'c>(context: &'c Context, chain: &Chain<'c>) -> Option<()> {
         None => (Builder::before(context, tail.next_in_block()?)?, sum),
     };
     let builder = builder.at(location);
-    // The sum's first use here takes it as operand 0: after the loop it is
-    // the loop's result, whose old uses move to the new total below.
-    let mut first_use = None;
     for &factor in chain.common.iter().filter(|&&f| broadcast_source(f).is_none()) {
-        let product = mul(&builder, vector, factor);
-        first_use = first_use.or(op_result(product).ok().map(|r| r.owner()));
-        vector = product;
+        vector = mul(&builder, vector, factor);
     }
     let reduction = builder.insert_clone(last_reduction);
     unsafe { OperationRefMut::from_raw(reduction.to_raw()) }.set_operand(0, vector);
-    let first_use = first_use.map(|op| unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) }).unwrap_or(reduction);
     let mut total: Value<'c, 'c> = detach(reduction.result(0).ok()?.into());
     for &factor in &chain.common {
         if let Some(scalar) = broadcast_source(factor) {
@@ -338,10 +326,7 @@ fn rewrite<'c>(context: &'c Context, chain: &Chain<'c>) -> Option<()> {
         }
     }
     let total = add(&builder, initial, total);
-    replace_uses(old_end, total);
-    if chain.carried.is_some() {
-        unsafe { OperationRefMut::from_raw(first_use.to_raw()) }.set_operand(0, old_end);
-    }
+    replace_uses_where(old_end, total, |user| old_users.contains(&user));
     for &(link, reduction) in chain.links.iter().rev() {
         let operand = detach(reduction.operand(0).ok()?);
         erase(link);

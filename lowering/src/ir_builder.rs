@@ -288,6 +288,27 @@ pub fn replace_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
 }
 
+/// Makes the uses of `old` by the ops `wanted` accepts uses of `new`.
+pub fn replace_uses_where(
+    old: Value<'_, '_>,
+    new: Value<'_, '_>,
+    mut wanted: impl FnMut(OperationRef<'_, '_>) -> bool,
+) {
+    let mut uses = Vec::new();
+    let mut operand = unsafe { mlir_sys::mlirValueGetFirstUse(old.to_raw()) };
+    while !unsafe { mlir_sys::mlirOpOperandIsNull(operand) } {
+        let owner = unsafe { mlir_sys::mlirOpOperandGetOwner(operand) };
+        if wanted(unsafe { OperationRef::from_raw(owner) }) {
+            uses.push((owner, unsafe { mlir_sys::mlirOpOperandGetOperandNumber(operand) }));
+        }
+        operand = unsafe { mlir_sys::mlirOpOperandGetNextUse(operand) };
+    }
+    // Changing an operand unlinks it from the list walked above.
+    for (owner, number) in uses {
+        unsafe { mlir_sys::mlirOperationSetOperand(owner, number as isize, new.to_raw()) }
+    }
+}
+
 pub fn is_float(r#type: Type<'_>) -> bool {
     r#type.is_f16() || r#type.is_bf16() || r#type.is_f32() || r#type.is_f64()
 }

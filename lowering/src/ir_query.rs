@@ -473,6 +473,19 @@ pub fn marked_loops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<Operati
     marked
 }
 
+/// The ops of a block but its terminator.
+pub fn block_ops<'c>(block: &impl melior::ir::block::BlockLike<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
+    while let Some(op) = next {
+        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        if next.is_some() {
+            ops.push(op);
+        }
+    }
+    ops
+}
+
 /// How many operands use `value`.
 pub fn use_count(value: Value<'_, '_>) -> usize {
     users(value).len()

@@ -33,8 +33,8 @@ use crate::{
     axis::detach,
     ir_builder::{erase, is_float, move_until_terminator, region_with_block, replace_uses, zero_attribute, Builder},
     ir_query::{
-        constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref, speculatable,
-        static_shape, users,
+        block_ops, constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref,
+        speculatable, static_shape, users,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     synchronize_thread_loops::ROW_BARRIER,
@@ -231,19 +231,6 @@ fn ops_before<'c>(op: OperationRef<'c, 'c>) -> Result<Vec<OperationRef<'c, 'c>>,
         next = current.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
     }
     Ok(ops)
-}
-
-/// The ops of a block but its terminator.
-fn block_ops<'c>(block: &impl BlockLike<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
-    let mut ops = Vec::new();
-    let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-    while let Some(op) = next {
-        next = op.next_in_block().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
-        if next.is_some() {
-            ops.push(op);
-        }
-    }
-    ops
 }
 
 struct Fission<'c> {

@@ -31,8 +31,10 @@
 
 use crate::{
     axis::{detach, key},
-    ir_builder::{additive_identity, erase, if_else, Builder},
-    ir_query::{accumulation, depends_on_launch_ids, marked_ops, op_name, root_memref, speculatable, use_count},
+    ir_builder::{additive_identity, erase, if_else, replace_uses_where, Builder},
+    ir_query::{
+        accumulation, block_ops, depends_on_launch_ids, marked_ops, op_name, root_memref, speculatable, use_count,
+    },
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -105,7 +107,7 @@ fn plain(op: &OperationRef<'_, '_>) -> bool {
 
 /// How the ops of a block in the lane guard take part.
 #[derive(Default)]
-struct Block<'c> {
+struct Part<'c> {
     control: Vec<OperationRef<'c, 'c>>,
     /// Arithmetic every lane runs (elements' indices among it).
     shared: Vec<OperationRef<'c, 'c>>,
@@ -138,7 +140,7 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
     // from the lane, or from the ops every lane runs in it.
     let mut everyone: HashSet<usize> = HashSet::new();
     let mut blocks = vec![guard_block];
-    let mut parts: Vec<Block<'c>> = Vec::new();
+    let mut parts: Vec<Part<'c>> = Vec::new();
     while let Some(block) = blocks.pop() {
         let part = classify(block, guard, &mut everyone)?;
         for &op in &part.control {
@@ -206,7 +208,9 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
     // The lane guard's block: what every lane runs leaves it in order, its
     // arithmetic first (the terms' copies in the leaves may use it).
     let outside = guard_part.shared.iter().copied().chain(
-        ops_of(guard_block).into_iter().filter(|op| !guard_part.terms.contains(op) && !guard_part.shared.contains(op)),
+        block_ops(&guard_block)
+            .into_iter()
+            .filter(|op| !guard_part.terms.contains(op) && !guard_part.shared.contains(op)),
     );
     let outside = outside.collect();
     Some(Candidate { guard, outside, leaves })
@@ -218,13 +222,13 @@ fn classify<'c>(
     block: melior::ir::BlockRef<'c, 'c>,
     guard: OperationRef<'c, 'c>,
     everyone: &mut HashSet<usize>,
-) -> Option<Block<'c>> {
-    let mut part = Block::default();
+) -> Option<Part<'c>> {
+    let mut part = Part::default();
     // A loop's position: the same for every lane, as its bounds are.
     for argument in (0..block.argument_count()).filter_map(|n| block.argument(n).ok()) {
         everyone.insert(key(argument.into()));
     }
-    let ops = ops_of(block);
+    let ops = block_ops(&block);
     for &op in ops.iter().filter(|op| op.has_attribute(SHUFFLE)) {
         let (load, add, term) = shuffled_accumulation(op, block)?;
         part.accumulation_ops.extend([load, add, op]);
@@ -272,19 +276,6 @@ fn classify<'c>(
 
 fn blocks_of<'c>(op: OperationRef<'c, 'c>) -> Vec<melior::ir::BlockRef<'c, 'c>> {
     (0..op.region_count()).filter_map(|n| op.region(n).ok()?.first_block()).collect()
-}
-
-/// The ops of `block` but its terminator.
-fn ops_of<'c>(block: melior::ir::BlockRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
-    let mut ops = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if next.is_some() {
-            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-    }
-    ops
 }
 
 /// The load, addition and term of `store`, a shuffled `m[i] = m[i] + term`
@@ -358,7 +349,7 @@ fn sink<'c>(context: &'c Context, c: Candidate<'c>) -> Option<()> {
     }
     // What is left in the guard computes the terms' inputs: a copy of it
     // runs under the guard in each leaf.
-    let before = ops_of(c.guard.region(0).ok()?.first_block()?);
+    let before = block_ops(&c.guard.region(0).ok()?.first_block()?);
     let condition = detach(c.guard.operand(0).ok()?);
     for leaf in &c.leaves {
         sink_into_leaf(context, leaf, &before, condition, location)?;
@@ -408,17 +399,8 @@ fn sink_into_leaf<'c>(
     let if_op = crate::ir_query::op_result(guarded[0]).ok()?.owner();
     for (original, clone) in clones {
         for n in 0..original.result_count() {
-            let (old, new): (Value<'c, 'c>, Value<'c, 'c>) =
-                (detach(original.result(n).ok()?.into()), detach(clone.result(n).ok()?.into()));
-            for user in crate::ir_query::users(old) {
-                if crate::ir_query::encloses(unsafe { OperationRef::from_raw(if_op.to_raw()) }, user) {
-                    for position in 0..user.operand_count() {
-                        if user.operand(position).map(detach).ok() == Some(old) {
-                            unsafe { OperationRefMut::from_raw(user.to_raw()) }.set_operand(position, new);
-                        }
-                    }
-                }
-            }
+            let (old, new) = (original.result(n).ok()?, clone.result(n).ok()?);
+            replace_uses_where(old.into(), new.into(), |user| crate::ir_query::encloses(if_op, user));
         }
     }
     for (&(_, add, term), &value) in leaf.accumulations.iter().zip(&guarded) {
