@@ -2,9 +2,12 @@
 //! Upstream `convert-gpu-to-nvvm` maps them to calls into CUDA's libdevice
 //! (`__nv_expf`), which needs the CUDA toolkit to link; sptir builds PTX
 //! without it, and a call left unresolved fails at module load. So, after
-//! `math-expand-ops` has rewritten the compound functions (tanh, powf, ...)
-//! into simpler ones, each that is left maps to the hardware's own
-//! instruction: `abs`, `sqrt.rn`, `fma.rn` on f32 and f64; on f32, the
+//! `math-expand-ops` has rewritten the compound functions (tanh, powf,
+//! ceil, round, ...) into simpler ones, each that is left maps to the
+//! hardware's own instruction: `abs`, `sqrt.rn`, `fma.rn`, `copysign` and
+//! the roundings (`cvt.rmi`, `cvt.rpi`, `cvt.rzi`, `cvt.rni`; `round`,
+//! halves away from zero, as the PTX backend writes it) on f32 and f64;
+//! on f32, the
 //! approximate `ex2`, `lg2`, `sin`, `cos` and `rsqrt` (about 2^-22
 //! relative error; `exp` and `log` scale by log2(e) and ln(2), as CUDA's
 //! fast `__expf` does). `erf` on f32 becomes arithmetic around `exp`
@@ -30,7 +33,7 @@ use melior::{
 pub const PASS: PassDef = PassDef {
     name: "LowerMathToNvvm",
     argument: "lower-math-to-nvvm",
-    description: "Lower math ops in GPU kernels to NVPTX intrinsics (no libdevice): abs, sqrt, fma, approximate exp/log/sin/cos/rsqrt",
+    description: "Lower math ops in GPU kernels to NVPTX intrinsics (no libdevice): abs, sqrt, fma, copysign, roundings, approximate exp/log/sin/cos/rsqrt",
     options: &[],
     dependent_dialects: "arith,llvm",
     run,
@@ -58,6 +61,12 @@ fn mapping(name: &str) -> Option<Mapping> {
         "math.absf" => exact("llvm.fabs.f32", "llvm.fabs.f64"),
         "math.sqrt" => exact("llvm.sqrt.f32", "llvm.sqrt.f64"),
         "math.fma" => exact("llvm.fma.f32", "llvm.fma.f64"),
+        "math.floor" => exact("llvm.floor.f32", "llvm.floor.f64"),
+        "math.ceil" => exact("llvm.ceil.f32", "llvm.ceil.f64"),
+        "math.trunc" => exact("llvm.trunc.f32", "llvm.trunc.f64"),
+        "math.roundeven" => exact("llvm.roundeven.f32", "llvm.roundeven.f64"),
+        "math.round" => exact("llvm.round.f32", "llvm.round.f64"),
+        "math.copysign" => exact("llvm.copysign.f32", "llvm.copysign.f64"),
         "math.exp2" => approximate("llvm.nvvm.ex2.approx.f32", Scale::None),
         "math.exp" => approximate("llvm.nvvm.ex2.approx.f32", Scale::Before(std::f64::consts::LOG2_E)),
         "math.log2" => approximate("llvm.nvvm.lg2.approx.f", Scale::None),
@@ -168,7 +177,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let element = result.r#type();
     let (f32, f64) = (Type::float32(context), Type::float64(context));
     let mapping = mapping(&name).ok_or_else(|| {
-        refuse("has no lowering on the GPU without CUDA's libdevice; write it with the ops that do (exp, log, sqrt, sin, cos, fma, arith)")
+        refuse("has no lowering on the GPU without CUDA's libdevice; write it with the ops that have one (abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf; on f64 the exact ones) and arith")
     })?;
     let intrinsic = if element == f32 {
         mapping.f32

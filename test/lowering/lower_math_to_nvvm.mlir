@@ -43,6 +43,29 @@ gpu.module @kernels {
 
 // -----
 
+// Roundings and copysign are exact instructions on f32 and f64 alike.
+// CHECK-LABEL: gpu.func @roundings
+//       CHECK:   llvm.call_intrinsic "llvm.floor.f32"
+//       CHECK:   llvm.call_intrinsic "llvm.ceil.f64"
+//       CHECK:   llvm.call_intrinsic "llvm.trunc.f32"
+//       CHECK:   llvm.call_intrinsic "llvm.roundeven.f64"
+//       CHECK:   llvm.call_intrinsic "llvm.round.f32"
+//       CHECK:   llvm.call_intrinsic "llvm.copysign.f64"(%{{.*}}, %{{.*}})
+//   CHECK-NOT:   math.
+gpu.module @kernels {
+  gpu.func @roundings(%x: f32, %d: f64) -> f64 {
+    %f = math.floor %x : f32
+    %c = math.ceil %d : f64
+    %t = math.trunc %f : f32
+    %e = math.roundeven %c : f64
+    %r = math.round %t : f32
+    %s = math.copysign %e, %d : f64
+    gpu.return %s : f64
+  }
+}
+
+// -----
+
 // erf on f32: the series x P(x^2) for |x| <= 1, 1 - t A(t) e^(-x^2) with
 // t = 1 / (1 + p |x|) above, its sign that of x; exp and abs then become
 // instructions like any other.

@@ -1,5 +1,6 @@
 // Elementwise math functions over a vector: y[i] = f(x[i]) with exp,
-// exp2, log, log2, sqrt, rsqrt, tanh, sin, cos, powf, absf and fma. On
+// exp2, log, log2, sqrt, rsqrt, tanh, sin, cos, tan, powf, absf, fma,
+// floor, ceil, round, roundeven, trunc and copysign. On
 // the GPU they become NVPTX instructions (no libdevice), on the CPU LLVM
 // intrinsics.
 func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
@@ -10,7 +11,8 @@ func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
   ^bb0(%i: index):
     %v = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
     %one = arith.constant 1.0 : f32
-    %half = arith.constant 1.5 : f32
+    %threehalves = arith.constant 1.5 : f32
+    %half = arith.constant 0.5 : f32
     %a = math.absf %v : f32
     %a1 = arith.addf %a, %one : f32
     %e = math.exp %v : f32
@@ -22,7 +24,7 @@ func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
     %t = math.tanh %v : f32
     %si = math.sin %v : f32
     %co = math.cos %v : f32
-    %p = math.powf %a1, %half : f32
+    %p = math.powf %a1, %threehalves : f32
     %f = math.fma %e, %l, %s : f32
     %s1 = arith.addf %f, %e2 : f32
     %s2 = arith.addf %s1, %l2 : f32
@@ -31,7 +33,32 @@ func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
     %s5 = arith.addf %s4, %si : f32
     %s6 = arith.addf %s5, %co : f32
     %s7 = arith.addf %s6, %p : f32
-    sparse_iter.store %s7, %Y[%i] : !sparse_iter.buffer<1, f32>
+    // Roundings of x, of 2.5 x, and of h = trunc(4 x) / 2, whose halves
+    // are ties: round goes away from zero, roundeven to the even one.
+    %two5 = arith.constant 2.5 : f32
+    %four = arith.constant 4.0 : f32
+    %w = arith.mulf %v, %two5 : f32
+    %v4 = arith.mulf %v, %four : f32
+    %t4 = math.trunc %v4 : f32
+    %h = arith.mulf %t4, %half : f32
+    %fl = math.floor %v : f32
+    %ce = math.ceil %w : f32
+    %ro = math.round %h : f32
+    %re = math.roundeven %h : f32
+    %tr = math.trunc %w : f32
+    %cs = math.copysign %a1, %v : f32
+    // tan of x / 4, away from its poles.
+    %quarter = arith.constant 0.25 : f32
+    %q = arith.mulf %v, %quarter : f32
+    %tn = math.tan %q : f32
+    %s8 = arith.addf %s7, %fl : f32
+    %s9 = arith.addf %s8, %ce : f32
+    %s10 = arith.addf %s9, %ro : f32
+    %s11 = arith.addf %s10, %re : f32
+    %s12 = arith.addf %s11, %tr : f32
+    %s13 = arith.addf %s12, %cs : f32
+    %s14 = arith.addf %s13, %tn : f32
+    sparse_iter.store %s14, %Y[%i] : !sparse_iter.buffer<1, f32>
   }
   return
 }

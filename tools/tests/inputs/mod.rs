@@ -108,6 +108,17 @@ pub fn math_functions(x: f32) -> f64 {
         + v.sin()
         + v.cos()
         + a1.powf(1.5)
+        + roundings(x)
+        + ((x * 0.25) as f64).tan()
+}
+
+/// The roundings in `math_functions.mlir`: of `x`, of `2.5 x` and of
+/// `trunc(4 x) / 2` (in f32, as the kernel computes them).
+fn roundings(x: f32) -> f64 {
+    let w = (x * 2.5) as f64;
+    let h = ((x * 4.0).trunc() * 0.5) as f64;
+    let v = x as f64;
+    v.floor() + w.ceil() + h.round() + h.round_ties_even() + w.trunc() + (v.abs() + 1.0).copysign(v)
 }
 
 /// `rowsum` of `row_sums.mlir`: the sum of each row of `a`, in float64.
