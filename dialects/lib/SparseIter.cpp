@@ -59,10 +59,10 @@ AxisOpInterface sptir::sparse_iter::getAxisDef(Value axis, Operation *user) {
 LogicalResult
 BufferType::verify(function_ref<InFlightDiagnostic()> emitError, unsigned rank,
                    Type elementType) {
-  // The parser reads `-1` as 2^32 - 1.
+  // The parser reads `-1` as 2^32 - 1: show what was written.
   if (rank > 64)
-    return emitError() << "a sparse buffer has at most 64 axes, got rank "
-                       << rank;
+    return emitError() << "a sparse buffer has 0 to 64 axes, got rank "
+                       << static_cast<int32_t>(rank);
   // A buffer lowers to a memref of its element type; a zero-width integer
   // would reach LLVM, whose passes do not expect it.
   auto integer = llvm::dyn_cast<IntegerType>(elementType);

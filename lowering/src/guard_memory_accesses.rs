@@ -23,8 +23,9 @@
 //! path, before the kernels are outlined), where accesses are
 //! `memref.load`, `memref.store`, `memref.atomic_rmw`,
 //! `memref.generic_atomic_rmw`, `vector.load` and `vector.store`. Any other
-//! op that reads or writes a memref's elements is refused, as are calls (a
-//! callee would have nowhere to count).
+//! op that reads or writes a memref's elements is refused, as are ops on
+//! LLVM pointers (no memref bounds them) and calls (a callee would have
+//! nowhere to count).
 
 use crate::{
     accumulation_chain::{scalar_type, vector_lanes, vector_shape},
@@ -139,9 +140,11 @@ fn guard_function<'c>(
         let name = op_name(&op);
         if access(&name).is_some() {
             accesses.push(op);
-        } else if !ADDRESS_ONLY.contains(&name.as_str())
+        } else if (!ADDRESS_ONLY.contains(&name.as_str())
             && !PASSED_ON.contains(&name.as_str())
-            && op.operands().any(|v| v.r#type().is_mem_ref())
+            && op.operands().any(|v| v.r#type().is_mem_ref()))
+            // A raw pointer reaches memory that no memref describes.
+            || op.operands().map(|v| v.r#type()).chain(op.results().map(|r| r.r#type())).any(|t| t.is_llvm_pointer_type())
         {
             unknown = Some(op);
             return WalkResult::Interrupt;

@@ -78,7 +78,7 @@ pub enum MtxError {
     TooManyEntries { line: usize, expected: usize },
 
     #[error(
-        "a {rows}x{cols} matrix with {entries} entries needs about {needed} MiB to convert, \
+        "a {rows}x{cols} matrix with up to {entries} entries needs at least {needed} MiB to convert, \
          and this process may allocate {available} MiB (free memory, ulimit -v, cgroup limit)"
     )]
     OutOfMemory { rows: usize, cols: usize, entries: usize, needed: u64, available: u64 },
@@ -374,12 +374,23 @@ fn load_bytes(rows: usize, entries: usize) -> u64 {
     (rows as u64 + 1) * 20 + entries as u64 * 28
 }
 
-fn check_memory(rows: usize, cols: usize, entries: usize, available: Option<u64>) -> Result<(), MtxError> {
+/// Whether `entries` of a matrix announced with up to `most` fit.
+fn check_memory(
+    rows: usize,
+    cols: usize,
+    entries: usize,
+    most: usize,
+    available: Option<u64>,
+) -> Result<(), MtxError> {
     let needed = load_bytes(rows, entries);
     match available {
-        Some(available) if needed > available => {
-            Err(MtxError::OutOfMemory { rows, cols, entries, needed: needed >> 20, available: available >> 20 })
-        }
+        Some(available) if needed > available => Err(MtxError::OutOfMemory {
+            rows,
+            cols,
+            entries: most,
+            needed: needed >> 20,
+            available: available >> 20,
+        }),
         _ => Ok(()),
     }
 }
@@ -408,13 +419,13 @@ impl Entries {
     fn push(&mut self, r: i32, c: i32, v: f32) -> Result<(), MtxError> {
         if self.values.len() == self.values.capacity() {
             let target = (self.values.len() * 2).max(1024).min(self.most.max(self.values.len() + 1));
-            check_memory(self.rows, self.cols, target, (self.available)())?;
+            check_memory(self.rows, self.cols, target, self.most, (self.available)())?;
             let additional = target - self.values.len();
             let (rows, cols) = (self.rows, self.cols);
             let out_of_memory = |_| MtxError::OutOfMemory {
                 rows,
                 cols,
-                entries: target,
+                entries: self.most,
                 needed: load_bytes(rows, target) >> 20,
                 available: (self.available)().unwrap_or(0) >> 20,
             };
@@ -487,7 +498,7 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
 
     // The size line may declare dimensions far beyond the entries; the
     // conversion's per-row arrays would then exhaust memory and abort.
-    check_memory(rows, cols, stored.values.len(), crate::memory::available_memory())?;
+    check_memory(rows, cols, stored.values.len(), stored.values.len(), crate::memory::available_memory())?;
     let mut csr = Coo::new(rows, cols, stored.row_idx, stored.col_idx, stored.values)?.to_csr();
     if field == Field::Pattern {
         // Summing duplicates gave 2.0 etc.; a pattern only says "present".
@@ -607,10 +618,10 @@ mod tests {
     #[test]
     fn dimensions_beyond_memory_are_refused() {
         let max = i32::MAX as usize;
-        let err = check_memory(max, max, 1, Some(4 << 30)).unwrap_err();
-        assert!(err.to_string().contains("needs about 40960 MiB to convert"), "{err}");
-        assert!(check_memory(max, max, 1, None).is_ok());
-        assert!(check_memory(1 << 20, 1 << 20, 1 << 20, Some(4 << 30)).is_ok());
+        let err = check_memory(max, max, 1, 1, Some(4 << 30)).unwrap_err();
+        assert!(err.to_string().contains("needs at least 40960 MiB to convert"), "{err}");
+        assert!(check_memory(max, max, 1, 1, None).is_ok());
+        assert!(check_memory(1 << 20, 1 << 20, 1 << 20, 1 << 20, Some(4 << 30)).is_ok());
     }
 
     #[test]

@@ -28,3 +28,13 @@ module attributes {sptir.memory_checks = []} {
     return
   }
 }
+
+// -----
+
+// A raw pointer reaches memory that no memref bounds.
+func.func @raw_pointer(%v: f32) {
+  // expected-error@+1 {{guard-memory-accesses: cannot check the accesses of 'llvm.mlir.zero'}}
+  %p = llvm.mlir.zero : !llvm.ptr
+  llvm.store %v, %p : f32, !llvm.ptr
+  return
+}

@@ -506,7 +506,7 @@ module {
 // -----
 
 // A negative rank parses as 2^32 - 1.
-// expected-error@+1 {{a sparse buffer has at most 64 axes, got rank 4294967295}}
+// expected-error@+1 {{a sparse buffer has 0 to 64 axes, got rank -1}}
 func.func @negative_rank(%x: !sparse_iter.buffer<-1, f32>) {
   return
 }

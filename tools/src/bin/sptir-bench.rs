@@ -90,7 +90,7 @@ struct Args {
     #[arg(long)]
     matrix: String,
     /// Feature sizes, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "32")]
+    #[arg(long, value_delimiter = ',', default_value = "32", value_parser = parse_feat)]
     feat: Vec<usize>,
     #[arg(long, value_enum, default_value = "cpu")]
     device: Device,
@@ -231,6 +231,14 @@ fn parse_reps(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=100_000).contains(&n) => Ok(n),
         _ => Err(format!("expected a number of runs from 1 to 100000, got '{text}'")),
+    }
+}
+
+/// One feature size, checked before any runs.
+fn parse_feat(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("expected a feature size of at least 1, got '{text}'")),
     }
 }
 
@@ -784,6 +792,37 @@ fn pass_list(text: &str) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
+/// The passes that rewrite stage I, which --stage1 may name.
+const STAGE1_PASSES: [&str; 4] = ["sparse-reorder", "sparse-fuse", "decompose-format", "specialize-arguments"];
+
+/// The top-level pass names of a pass list (options in braces aside).
+fn pass_names(list: &str) -> Vec<String> {
+    let (mut names, mut current, mut depth) = (Vec::new(), String::new(), 0usize);
+    for c in list.chars() {
+        match c {
+            '{' | '(' => depth += 1,
+            '}' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => names.push(std::mem::take(&mut current)),
+            _ if depth == 0 => current.push(c),
+            _ => {}
+        }
+    }
+    names.push(current);
+    names.into_iter().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()
+}
+
+/// Refuses a pass of `list` that is not a schedule of its stage: a
+/// lowering there would hand the next stage IR it does not expect.
+fn check_pass_names(option: &str, list: Option<&str>, allowed: impl Fn(&str) -> bool) -> Result<(), String> {
+    match list.map(pass_names).unwrap_or_default().into_iter().find(|name| !allowed(name)) {
+        Some(name) => Err(format!(
+            "{option}: '{name}' is not one of its stage's schedule passes ({}); the rest of the lowering is the bench's",
+            if option == "--stage1" { STAGE1_PASSES.join(", ") } else { "sparse-pos-*, pad-grid-loops".into() }
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The hyb(c, k) layouts --tune tries: column partitions c, bucket widths
 /// up to 2^k.
 const HYB_COL_PARTS: [usize; 3] = [1, 2, 4];
@@ -977,6 +1016,10 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.ell_panel_slots == 0 {
         return Err("--ell-panel-slots must be at least 1".into());
     }
+    check_pass_names("--stage1", args.stage1.as_deref(), |name| STAGE1_PASSES.contains(&name))?;
+    check_pass_names("--schedule", args.schedule.as_deref(), |name| {
+        name.starts_with("sparse-pos-") || name == "pad-grid-loops"
+    })?;
     if args.tune && args.device == Device::Emulate {
         return Err("--tune compares times, and an emulated GPU's say nothing of a GPU's: use --device cuda".into());
     }
