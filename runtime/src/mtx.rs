@@ -375,22 +375,12 @@ fn load_bytes(rows: usize, entries: usize) -> u64 {
 }
 
 /// Whether `entries` of a matrix announced with up to `most` fit.
-fn check_memory(
-    rows: usize,
-    cols: usize,
-    entries: usize,
-    most: usize,
-    available: Option<u64>,
-) -> Result<(), MtxError> {
+fn check_memory(rows: usize, cols: usize, entries: usize, most: usize, available: Option<u64>) -> Result<(), MtxError> {
     let needed = load_bytes(rows, entries);
     match available {
-        Some(available) if needed > available => Err(MtxError::OutOfMemory {
-            rows,
-            cols,
-            entries: most,
-            needed: needed >> 20,
-            available: available >> 20,
-        }),
+        Some(available) if needed > available => {
+            Err(MtxError::OutOfMemory { rows, cols, entries: most, needed: needed >> 20, available: available >> 20 })
+        }
         _ => Ok(()),
     }
 }

@@ -91,6 +91,20 @@ fn bench_verifies_a_long_row_at_one_feature() {
 fn bench_rejects_bad_problems_and_kernels() {
     let matrix = "rmat:5:2:1";
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "0"]), "feature size");
+    // Every size is checked before the first runs.
+    let output = bench(&["--op", "spmm", "--matrix", matrix, "--feat", "32,0"]);
+    fails_with(&output, "expected a feature size of at least 1, got '0'");
+    assert!(output.stdout.is_empty(), "{}", String::from_utf8_lossy(&output.stdout));
+    // A lowering in a schedule would hand the bench's pipeline IR it does
+    // not expect.
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--device", "emulate", "--schedule", "sptir-to-gpu"]),
+        "--schedule: 'sptir-to-gpu' is not one of its stage's schedule passes",
+    );
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--stage1", "sparse-reorder{iteration=csrmm order=0,1,2},cse"]),
+        "--stage1: 'cse' is not one of its stage's schedule passes",
+    );
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "18446744073709551615"]), "8 GiB");
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--reps", "0"]), "from 1 to 100000");
     fails_with(
