@@ -29,9 +29,12 @@
 
 use crate::{
     accumulation_chain::{scalar_type, vector_lanes, vector_shape},
-    axis::detach,
+    axis::{detach, key},
     ir_builder::{append_params, if_else, replace_uses, zero_attribute, Builder},
-    ir_query::{op_name, position, symbol_name, view_root, views, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS},
+    ir_query::{
+        byte_size, op_name, position, symbol_name, view_root, views, ADDRESS_ONLY, ATOMIC_ADDI, ATOMIC_MAXS,
+        MAX_ALLOCATION_BYTES,
+    },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -45,6 +48,7 @@ use melior::{
     },
     Context,
 };
+use std::collections::HashMap;
 
 pub const PASS: PassDef = PassDef {
     name: "GuardMemoryAccesses",
@@ -133,13 +137,32 @@ fn guard_function<'c>(
     let name = symbol_name(&function).unwrap_or_default();
     let entry = entry.map(|b| unsafe { BlockRef::from_raw(b.to_raw()) });
 
+    // On the CPU, allocations are checked as the CPU makes them: large
+    // stack buffers go to the heap first, as the LLVM lowering would put
+    // them. On the GPU path the host's allocations become the driver's,
+    // which reports its own failures, and host code cannot count.
+    let mut launches = false;
+    function.walk(WalkOrder::PreOrder, |op| {
+        launches |= op_name(&op) == "gpu.launch";
+        if launches {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    if !launches {
+        crate::bound_stack_allocations::bound(context, function)?;
+    }
     let mut accesses = Vec::new();
+    let mut allocations = Vec::new();
     let mut unknown = None;
     function.walk(WalkOrder::PreOrder, |op| {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         let name = op_name(&op);
         if access(&name).is_some() {
             accesses.push(op);
+        } else if name == "memref.alloc" && !launches {
+            allocations.push(op);
         } else if (!ADDRESS_ONLY.contains(&name.as_str())
             && !PASSED_ON.contains(&name.as_str())
             && op.operands().any(|v| v.r#type().is_mem_ref()))
@@ -157,18 +180,152 @@ fn guard_function<'c>(
             format!("guard-memory-accesses: cannot check the accesses of '{}'", op_name(&op)),
         ));
     }
+    // A 0-D memref has one element and no index to get wrong.
+    let mut checked = Vec::new();
     for op in accesses {
         let (memory, what) = access(&op_name(&op)).ok_or(PassFailed)?;
         let memref = detach(op.operand(memory).map_err(|_| emit_error(op.location(), "internal: no memref"))?);
-        // A 0-D memref has one element and no index to get wrong.
-        if MemRefType::try_from(memref.r#type()).is_ok_and(|t| t.rank() == 0) {
-            continue;
+        if !MemRefType::try_from(memref.r#type()).is_ok_and(|t| t.rank() == 0) {
+            checked.push((op, memory, what, memref));
         }
+    }
+    // The allocations' checks come after the accesses', so that where one
+    // fails (and with it every access to its memory) the largest number
+    // that failed, which a report names, is the allocation's.
+    let mut allowed = HashMap::new();
+    let first_allocation = descriptions.len() + checked.len() + 1;
+    let mut allocation_descriptions = Vec::new();
+    for (number, allocation) in allocations.into_iter().enumerate() {
+        let Some((memory, ok)) = check_allocation(context, allocation, faults, (first_allocation + number) as i64)?
+        else {
+            continue;
+        };
+        let place = position(allocation.location()).map(|p| p.to_string()).unwrap_or_else(|| "<unknown>".into());
+        allocation_descriptions.push(format!(
+            "{place}: {ALLOCATION} {} in @{name} (its size is more than memory holds, or the allocation failed)",
+            memory.r#type()
+        ));
+        allowed.insert(key(memory), ok);
+    }
+    for (op, memory, what, memref) in checked {
         let place = position(op.location()).map(|p| p.to_string()).unwrap_or_else(|| "<unknown>".into());
         descriptions.push(format!("{place}: {what} {} in @{name}", memory_name(memref, entry, parameters)));
-        guard(context, op, memory, faults, descriptions.len() as i64)?;
+        let ok = allowed.get(&key(view_root(memref))).copied();
+        guard(context, op, memory, faults, descriptions.len() as i64, ok)?;
     }
+    // Numbers skipped by allocations left unchecked stay unused.
+    descriptions.resize(first_allocation - 1, String::new());
+    descriptions.extend(allocation_descriptions);
     Ok(())
+}
+
+/// How a check of an allocation is described.
+const ALLOCATION: &str = "allocation of";
+
+/// Checks a heap allocation at run time: its size in bytes fits
+/// `MAX_ALLOCATION_BYTES` without wrapping (otherwise it allocates nothing)
+/// and it got memory. Where it did not, counts check `id` in `faults`.
+/// Returns the memref and whether it may be accessed; `None` where the
+/// allocation's size has no known byte count.
+fn check_allocation<'c>(
+    context: &'c Context,
+    allocation: OperationRef<'c, 'c>,
+    faults: Value<'c, 'c>,
+    id: i64,
+) -> Result<Option<(Value<'c, 'c>, Value<'c, 'c>)>, PassFailed> {
+    use arith::CmpiPredicate::{Eq, Ne, Ule};
+    let location = allocation.location();
+    let internal = || emit_error(location, "guard-memory-accesses: internal error checking an allocation");
+    let memory = detach(allocation.result(0).map_err(|_| internal())?.into());
+    let r#type = MemRefType::try_from(memory.r#type()).map_err(|_| internal())?;
+    let Some(element) = byte_size(r#type.element()) else { return Ok(None) };
+    let mut fixed = element;
+    let mut dynamic = 0;
+    for dim in 0..r#type.rank() {
+        match r#type.dim_size(dim) {
+            Ok(DimSize::Static(size)) => {
+                fixed = i64::try_from(size).ok().and_then(|size| fixed.checked_mul(size)).unwrap_or(i64::MAX)
+            }
+            _ => dynamic += 1,
+        }
+    }
+    if fixed > MAX_ALLOCATION_BYTES {
+        return Err(emit_error(
+            location,
+            format!("guard-memory-accesses: an allocation of {} takes more than 2^47 bytes", r#type),
+        ));
+    }
+    // Sizes only (no layout symbols).
+    if allocation.operand_count() != dynamic {
+        return Ok(None);
+    }
+    let builder = Builder::before(context, allocation).ok_or_else(internal)?.at(location);
+    let limit = builder.index(MAX_ALLOCATION_BYTES / fixed.max(1));
+    let (mut elements, mut fits) = (builder.index(1), None);
+    for index in 0..dynamic {
+        let size = allocation.operand(index).map_err(|_| internal())?;
+        // Unsigned: a negative size is as good as a huge one.
+        let most = builder.value(arith::divui(
+            limit,
+            builder.value(arith::maxui(elements, builder.index(1), location)),
+            location,
+        ));
+        let ok = builder.cmp(Ule, size, most);
+        fits = Some(fits.map_or(ok, |all| builder.and(all, ok)));
+        elements = builder.mul(elements, size);
+    }
+    if let Some(fits) = fits {
+        for index in 0..dynamic {
+            let size = allocation.operand(index).map_err(|_| internal())?;
+            let allowed = builder.select(fits, size, builder.index(0));
+            unsafe { OperationRefMut::from_raw(allocation.to_raw()) }.set_operand(index, allowed);
+        }
+    }
+    let after = match allocation.next_in_block() {
+        Some(next) => Builder::before(context, unsafe { OperationRef::from_raw(next.to_raw()) }),
+        None => None,
+    }
+    .ok_or_else(internal)?
+    .at(location);
+    let pointer = aligned_pointer(&after, memory).ok_or_else(internal)?;
+    // malloc(0) may give a null pointer, and nothing fits in it anyway.
+    let empty = after.cmp(Eq, elements, after.index(0));
+    let mut ok = builder_or(&after, after.cmp(Ne, pointer, after.index(0)), empty);
+    if let Some(fits) = fits {
+        ok = after.and(fits, ok);
+    }
+    let failed = after.value(arith::xori(
+        ok,
+        after.value(arith::constant(context, IntegerAttribute::new(after.bool_type(), 1).into(), location)),
+        location,
+    ));
+    let (_, end) = after.guard(failed);
+    count_failure(context, &Builder::before(context, end).ok_or_else(internal)?.at(location), faults, id);
+    Ok(Some((memory, ok)))
+}
+
+fn builder_or<'c>(builder: &Builder<'c>, a: Value<'c, 'c>, b: Value<'c, 'c>) -> Value<'c, 'c> {
+    builder.value(arith::ori(a, b, builder.location))
+}
+
+/// Counts a failure of check `id` in `faults`: one more failed check, and
+/// the largest number that failed.
+fn count_failure<'c>(context: &'c Context, builder: &Builder<'c>, faults: Value<'c, 'c>, id: i64) {
+    let location = builder.location;
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let count = |kind: i64, at: i64, value: i64| {
+        builder.insert(
+            melior::dialect::ods::memref::AtomicRMWOperation::builder(context, location)
+                .result(i32_type)
+                .value(builder.value(arith::constant(context, IntegerAttribute::new(i32_type, value).into(), location)))
+                .memref(faults)
+                .indices(&[builder.index(at)])
+                .kind(IntegerAttribute::new(IntegerType::new(context, 64).into(), kind).into())
+                .build(),
+        );
+    };
+    count(ATOMIC_ADDI, 0, 1);
+    count(ATOMIC_MAXS, 1, id);
 }
 
 /// What `memref` is, for a message: a parameter, or where the memory it
@@ -192,14 +349,16 @@ fn memory_name(memref: Value<'_, '_>, entry: Option<BlockRef<'_, '_>>, parameter
     }
 }
 
-/// Puts `op` under a check of its indices; where they fail, counts the
-/// failure as check `id` in `faults` and yields zeros for its results.
+/// Puts `op` under a check of its indices (and of `allowed`, where its
+/// memory's allocation is checked); where they fail, counts the failure as
+/// check `id` in `faults` and yields zeros for its results.
 fn guard<'c>(
     context: &'c Context,
     op: OperationRef<'c, 'c>,
     memory: usize,
     faults: Value<'c, 'c>,
     id: i64,
+    allowed: Option<Value<'c, 'c>>,
 ) -> Result<(), PassFailed> {
     let location = op.location();
     let internal = || emit_error(location, "guard-memory-accesses: internal error building a check");
@@ -235,6 +394,10 @@ fn guard<'c>(
     if let Some(within) = within_root(&builder, memref, &indices, &extents) {
         inside = inside.map(|all| builder.and(all, within));
     }
+    // Memory whose allocation failed has no element to touch.
+    if let Some(allowed) = allowed {
+        inside = inside.map(|all| builder.and(all, allowed));
+    }
     let inside = inside.ok_or_else(internal)?;
     let result_types: Vec<Type<'c>> = op.results().map(|r| r.r#type()).collect();
     if let Some(&other) = result_types.iter().find(|&&t| zero_attribute_of(context, t).is_none()) {
@@ -252,24 +415,7 @@ fn guard<'c>(
             copy.results().map(|r| detach(r.into())).collect()
         },
         |otherwise| {
-            let i32_type: Type = IntegerType::new(context, 32).into();
-            let count = |kind: i64, at: i64, value: i64| {
-                otherwise.insert(
-                    melior::dialect::ods::memref::AtomicRMWOperation::builder(context, location)
-                        .result(i32_type)
-                        .value(otherwise.value(arith::constant(
-                            context,
-                            IntegerAttribute::new(i32_type, value).into(),
-                            location,
-                        )))
-                        .memref(faults)
-                        .indices(&[otherwise.index(at)])
-                        .kind(IntegerAttribute::new(IntegerType::new(context, 64).into(), kind).into())
-                        .build(),
-                );
-            };
-            count(ATOMIC_ADDI, 0, 1);
-            count(ATOMIC_MAXS, 1, id);
+            count_failure(context, otherwise, faults, id);
             result_types.iter().filter_map(|&t| zero(context, otherwise, t)).collect()
         },
     );
@@ -388,32 +534,6 @@ fn aligned_pointer<'c>(builder: &Builder<'c>, memref: Value<'c, 'c>) -> Option<V
     Some(builder.value(op))
 }
 
-/// How many bytes apart a memref's elements of `r#type` lie, as LLVM lays
-/// them out: integers and floats round up to a power of two bytes, an
-/// index is 64 bits, a complex number is two parts, a vector its lanes
-/// rounded up to a power of two.
-fn byte_size(r#type: Type<'_>) -> Option<i64> {
-    let raw = r#type.to_raw();
-    let bits = |bits: u32| Some(i64::from(bits.div_ceil(8).next_power_of_two()));
-    unsafe {
-        if r#type.is_index() {
-            Some(8)
-        } else if mlir_sys::mlirTypeIsAInteger(raw) {
-            bits(mlir_sys::mlirIntegerTypeGetWidth(raw))
-        } else if mlir_sys::mlirTypeIsAFloat(raw) {
-            bits(mlir_sys::mlirFloatTypeGetWidth(raw))
-        } else if mlir_sys::mlirTypeIsAComplex(raw) {
-            byte_size(Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw))).map(|part| 2 * part)
-        } else if mlir_sys::mlirTypeIsAVector(raw) {
-            let lanes: i64 = vector_shape(r#type)?.iter().product();
-            let lane = byte_size(scalar_type(r#type))?;
-            i64::try_from(u64::try_from(lanes * lane).ok()?.max(1).next_power_of_two()).ok()
-        } else {
-            None
-        }
-    }
-}
-
 /// The shape of the vector a `vector.load` yields or a `vector.store`
 /// writes; empty for scalar accesses.
 fn accessed_vector_shape(op: OperationRef<'_, '_>, memory: usize) -> Vec<i64> {
@@ -481,5 +601,8 @@ pub fn failures(faults: [i32; 2], checks: &[String]) -> Option<String> {
         .map_or_else(|| format!("check #{check}"), String::clone);
     // The count wraps past 2^31 failures; the largest check does not.
     let count = if count > 0 { count.to_string() } else { "over 2^31".to_string() };
+    if which.contains(ALLOCATION) {
+        return Some(format!("an allocation failed, and with it {count} checks: {which}"));
+    }
     Some(format!("{count} accesses failed their bounds check; one of them: {which}"))
 }

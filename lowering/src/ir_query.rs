@@ -747,3 +747,34 @@ pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Result<melior::ir::block:
         false => Err(()),
     }
 }
+
+/// The most bytes an allocation may ask for: more than any machine holds,
+/// and little enough that sizes cannot wrap around when multiplied.
+pub const MAX_ALLOCATION_BYTES: i64 = 1 << 47;
+
+/// How many bytes apart a memref's elements of `r#type` lie, as LLVM lays
+/// them out: integers and floats round up to a power of two bytes, an
+/// index is 64 bits, a complex number is two parts, a vector its lanes
+/// rounded up to a power of two.
+pub fn byte_size(r#type: melior::ir::Type<'_>) -> Option<i64> {
+    use melior::ir::{Type, TypeLike};
+    let raw = r#type.to_raw();
+    let bits = |bits: u32| Some(i64::from(bits.div_ceil(8).next_power_of_two()));
+    unsafe {
+        if r#type.is_index() {
+            Some(8)
+        } else if mlir_sys::mlirTypeIsAInteger(raw) {
+            bits(mlir_sys::mlirIntegerTypeGetWidth(raw))
+        } else if mlir_sys::mlirTypeIsAFloat(raw) {
+            bits(mlir_sys::mlirFloatTypeGetWidth(raw))
+        } else if mlir_sys::mlirTypeIsAComplex(raw) {
+            byte_size(Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(raw))).map(|part| 2 * part)
+        } else if mlir_sys::mlirTypeIsAVector(raw) {
+            let lanes: i64 = crate::accumulation_chain::vector_shape(r#type)?.iter().product();
+            let lane = byte_size(crate::accumulation_chain::scalar_type(r#type))?;
+            i64::try_from(u64::try_from(lanes * lane).ok()?.max(1).next_power_of_two()).ok()
+        } else {
+            None
+        }
+    }
+}

@@ -6,6 +6,7 @@ pub mod accumulation_chain;
 pub mod align_workgroup_memory;
 pub mod aux_buffers;
 pub mod axis;
+pub mod bound_stack_allocations;
 pub mod buffer;
 pub mod check_element_types;
 pub mod check_gpu_ops;
@@ -98,6 +99,7 @@ pub static PASSES: &[PassDef] = &[
     fuse_launches::PASS,
     place_device_memory::PASS,
     align_workgroup_memory::PASS,
+    bound_stack_allocations::PASS,
     contract_float_ops::PASS,
     guard_memory_accesses::PASS,
     hoist_invariant_loads::PASS,

@@ -262,6 +262,24 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
     let size = buffer_size(&builder, &axes)?;
     let scope = def.scope();
     let known = evaluate_index(size);
+    if let Some(elements) = known {
+        let bytes = crate::ir_query::byte_size(def.element).and_then(|size| size.checked_mul(elements));
+        if elements < 0 {
+            return Err(emit_error(
+                location,
+                format!("a buffer of {elements} elements: its axes' lengths multiply to a negative size"),
+            ));
+        }
+        if bytes.is_none_or(|bytes| bytes > crate::ir_query::MAX_ALLOCATION_BYTES) {
+            return Err(emit_error(
+                location,
+                format!(
+                    "a buffer of {elements} elements of {} takes more than 2^47 bytes, more than any machine's memory",
+                    def.element
+                ),
+            ));
+        }
+    }
     if scope == "shared" {
         // Workgroup memory is sized when the kernel is compiled; the mark
         // tells lower-loop-bindings to make it the launch's.

@@ -158,6 +158,51 @@ fn bench_rejects_bad_problems_and_kernels() {
     );
 }
 
+/// A buffer whose size the run decides (here each row's features, scope
+/// "local") lives on the heap on the CPU: on the stack, a new one every
+/// row, 16,384 rows of 256 features overflowed it. One too large for any
+/// memory is an error from the guarded run, not a segfault.
+#[test]
+fn bench_runs_kernels_with_run_sized_buffers() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/row_local_spmm.mlir");
+    for device in ["cpu", "emulate"] {
+        let output = bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:14:8:1",
+            "--feat",
+            "256",
+            "--reps",
+            "1",
+            "--device",
+            device,
+            "--kernel",
+            kernel,
+        ]);
+        assert!(output.status.success(), "{device}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{device}");
+    }
+    let huge = std::fs::read_to_string(kernel).unwrap().replace(
+        "  sparse_iter.iterate \"rows\"",
+        "  %huge = arith.constant 17592186044416 : index\n  %size = arith.muli %nnz, %huge : index\n  \
+         %H = sparse_iter.dense_fixed %size\n  %G = sparse_iter.alloc_buffer [%H] : !sparse_iter.buffer<1, f32>\n  \
+         sparse_iter.iterate \"rows\"",
+    );
+    let huge = huge.replace(
+        "      sparse_iter.store %v, %C[%i, %k]",
+        "      sparse_iter.store %v, %G[%k] : !sparse_iter.buffer<1, f32>\n      \
+         %w = sparse_iter.load %G[%k] : !sparse_iter.buffer<1, f32>\n      sparse_iter.store %w, %C[%i, %k]",
+    );
+    // (The emulated GPU path forwards the store to the load and allocates
+    // nothing.)
+    let huge = temp_file("huge_buffer.mlir", &huge);
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", "rmat:5:2:1", "--reps", "1", "--kernel", &huge]),
+        "runs out of memory: an allocation failed",
+    );
+}
+
 /// The examples take their operands as the bench lays them out (for
 /// SDDMM, X and Y both a feature row per node), so the bench verifies them.
 #[test]

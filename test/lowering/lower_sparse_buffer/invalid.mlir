@@ -92,3 +92,25 @@ func.func @rule_not_decomposed(%x: memref<?xf32>, %y: memref<?xf32>, %m: index) 
   sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(i) -> (i)> : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
   return
 }
+
+// -----
+
+// A size known when compiling that no machine's memory holds, or that
+// wraps around when counted in bytes, is refused where the buffer is made.
+func.func @huge_buffer(%m: index) {
+  %c = arith.constant 4611686018427387904 : index
+  %T = sparse_iter.dense_fixed %c
+  // expected-error@+1 {{a buffer of 4611686018427387904 elements of f32 takes more than 2^47 bytes, more than any machine's memory}}
+  %B = sparse_iter.alloc_buffer [%T] : !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @negative_buffer(%m: index) {
+  %c = arith.constant -3 : index
+  %T = sparse_iter.dense_fixed %c
+  // expected-error@+1 {{a buffer of -3 elements: its axes' lengths multiply to a negative size}}
+  %B = sparse_iter.alloc_buffer [%T] scope "local" : !sparse_iter.buffer<1, f32>
+  return
+}

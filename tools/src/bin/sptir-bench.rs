@@ -390,9 +390,13 @@ fn check_bounds(
         })?;
         if let Some(failures) = failures(faults, &checks) {
             let part = if work.count() > 1 { format!(" (row panel {index})") } else { String::new() };
-            return Err(format!(
-                "kernel @{function} accesses memory out of bounds{part}: {failures}. Do its axes and buffers match what its parameters hold?"
-            ));
+            return Err(if failures.starts_with("an allocation failed") {
+                format!("kernel @{function} runs out of memory{part}: {failures}")
+            } else {
+                format!(
+                    "kernel @{function} accesses memory out of bounds{part}: {failures}. Do its axes and buffers match what its parameters hold?"
+                )
+            });
         }
     }
     Ok(())
