@@ -102,8 +102,8 @@ fn bench_rejects_bad_problems_and_kernels() {
         "--schedule: 'sptir-to-gpu' is not one of its stage's schedule passes",
     );
     fails_with(
-        &bench(&["--op", "spmm", "--matrix", matrix, "--stage1", "sparse-reorder{iteration=csrmm order=0,1,2},cse"]),
-        "--stage1: 'cse' is not one of its stage's schedule passes",
+        &bench(&["--op", "spmm", "--matrix", matrix, "--stage1", "cse,lower-sparse-iter"]),
+        "--stage1: 'lower-sparse-iter' is not one of its stage's schedule passes",
     );
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "18446744073709551615"]), "8 GiB");
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--reps", "0"]), "from 1 to 100000");
