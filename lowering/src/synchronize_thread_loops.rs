@@ -19,15 +19,20 @@
 //! threads of a row then meet, at a row barrier (`gpu.barrier {sptir.row}`),
 //! which `lower-loop-bindings` sizes and `lower-row-barriers` lowers.
 //! Accesses to tiles inside row loops but outside threadIdx.x loops run on
-//! every thread of their row alike, and are checked like the loops.
+//! every thread of their row alike, and are checked like the loops. A loop
+//! on the same lanes as a warp-shuffled loop after it needs no barrier
+//! before it where the shuffled loop touches the memory only in its
+//! accumulations: the lanes meet in the shuffle before the first lane adds.
 
 use crate::{
     axis::{detach, key},
     ir_builder::Builder,
-    ir_query::{describe_pair, encloses, op_name, root_memref, thread_dependent, users, view_root, VIEWS},
+    ir_query::{
+        accumulation, describe_pair, encloses, op_name, root_memref, thread_dependent, users, view_root, VIEWS,
+    },
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
-    sparse_pos_bind::DIMENSIONS,
+    sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
     sparse_pos_cache_read::SHARED,
 };
 use melior::{
@@ -168,6 +173,9 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
             if i == j && repeat.is_none() {
                 continue;
             }
+            if i != j && repeat.is_none() && meet_in_shuffle(first, second, &conflicts, &accesses[j]) {
+                continue;
+            }
             let thread_parents: Vec<OperationRef<'c, 'c>> = around.iter().copied().filter(is_thread_loop).collect();
             let row = match thread_parents[..] {
                 [parent] => conflicts.iter().all(|&(root, _)| row_private(root, parent)),
@@ -226,6 +234,40 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
         }
     }
     Ok(())
+}
+
+/// Whether the lanes of `first` meet in `second`'s warp shuffle before
+/// `second` touches the memories in `conflicts`: `second` is shuffled,
+/// `first` runs on the same lanes (binding and bounds), and `second`
+/// touches those memories only in accumulations, which the shuffle
+/// lowering makes one addition by the first lane after the lanes' sums
+/// meet. A row's zeroing on its lanes then needs no barrier before the
+/// shuffled sums are added in.
+fn meet_in_shuffle<'c>(
+    first: OperationRef<'c, 'c>,
+    second: OperationRef<'c, 'c>,
+    conflicts: &[(Value<'c, 'c>, (OperationRef<'c, 'c>, OperationRef<'c, 'c>))],
+    second_accesses: &[Access<'c>],
+) -> bool {
+    let same_lanes = is_thread_loop(&first)
+        && binding(&first) == binding(&second)
+        && first.operand_count() == 3
+        && second.operand_count() == 3
+        && first.operands().zip(second.operands()).all(|(a, b)| same(a, b, 0));
+    if !second.has_attribute(SHUFFLE_LOOP) || !same_lanes {
+        return false;
+    }
+    let accumulated: Vec<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> = second_accesses
+        .iter()
+        .filter(|a| op_name(&a.op) == "memref.store")
+        .filter_map(|a| accumulation(a.op).map(|(load, _)| (a.op, load)))
+        .collect();
+    conflicts.iter().all(|&(root, _)| {
+        second_accesses
+            .iter()
+            .filter(|a| a.root == root)
+            .all(|a| accumulated.iter().any(|&(store, load)| a.op == store || a.op == load))
+    })
 }
 
 /// Whether `memory` is allocated inside `unit`.

@@ -298,3 +298,37 @@ func.func @every_threads_elements(%m: memref<?xf32>, %src: memref<?xf32>, %b: in
   } {bind = "blockIdx.x", sptir.label = "blocks"}
   return
 }
+
+// -----
+// A row's features zeroed on its 32 lanes, then its non-zeros on the same
+// lanes with shuffled sums added into those features: the lanes meet in
+// the shuffle before the first lane adds, so no barrier (none could be
+// placed inside the rows anyway).
+// CHECK-LABEL: func.func @zeroed_then_shuffled
+//   CHECK-NOT: gpu.barrier
+func.func @zeroed_then_shuffled(%c: memref<?xf32>, %b: memref<?xf32>, %rows: index, %len: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %y = %c0 to %rows step %c1 {
+    %row = arith.muli %y, %c32 : index
+    scf.for %x = %c0 to %c32 step %c1 {
+      %e = arith.addi %row, %x : index
+      memref.store %zero, %c[%e] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "zero"}
+    scf.for %x = %c0 to %c32 step %c1 {
+      %in = arith.cmpi ult, %x, %len : index
+      scf.if %in {
+        scf.for %k = %c0 to %c32 step %c1 {
+          %e = arith.addi %row, %k : index
+          %acc = memref.load %c[%e] : memref<?xf32>
+          %v = memref.load %b[%x] : memref<?xf32>
+          %s = arith.addf %acc, %v : f32
+          memref.store %s, %c[%e] : memref<?xf32>
+        }
+      }
+    } {bind = "threadIdx.x", shuffle, sptir.label = "nonzeros"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}

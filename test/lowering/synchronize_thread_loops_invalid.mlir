@@ -153,3 +153,34 @@ func.func @guard_on_the_index(%m: memref<?xf32>, %out: memref<?xf32>, %steps: in
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }
+
+// -----
+
+// A shuffled loop whose lanes read what the zeroing lanes wrote before
+// they meet (a term, not the accumulation): still an error.
+func.func @read_before_the_shuffle(%c: memref<?xf32>, %rows: index, %len: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %y = %c0 to %rows step %c1 {
+    %row = arith.muli %y, %c32 : index
+    scf.for %x = %c0 to %c32 step %c1 {
+      %e = arith.addi %row, %x : index
+      memref.store %zero, %c[%e] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "zero"}
+    // expected-error@+1 {{synchronize-thread-loops: loop "nonzeros" (threadIdx.x) touches memory that loop "zero" (threadIdx.x) touches from other threads}}
+    scf.for %x = %c0 to %c32 step %c1 {
+      %t = arith.subi %c32, %x : index
+      %f = arith.addi %row, %t : index
+      %other = memref.load %c[%f] : memref<?xf32>
+      scf.for %k = %c0 to %c32 step %c1 {
+        %e = arith.addi %row, %k : index
+        %acc = memref.load %c[%e] : memref<?xf32>
+        %s = arith.addf %acc, %other : f32
+        memref.store %s, %c[%e] : memref<?xf32>
+      }
+    } {bind = "threadIdx.x", shuffle, sptir.label = "nonzeros"}
+  } {bind = "threadIdx.y", sptir.label = "rows"}
+  return
+}

@@ -381,7 +381,9 @@ fn warp_shuffled_rows_with_features_in_turn() {
                 sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sparse-pos-split{loop=csrmm.1 factor=32},\
                 sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true},";
     for a in matrices() {
-        for feat in [1, 8, 13] {
+        // At 32 features, as many as the lanes, the zeroing loop goes on
+        // the lanes too (sparse-pos-auto-bind), before the lanes meet.
+        for feat in [1, 8, 13, 32] {
             for features in [
                 "",
                 "sparse-pos-split{loop=csrmm.2 factor=4},",
