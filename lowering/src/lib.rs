@@ -31,6 +31,7 @@ pub mod lower_shuffle_accumulations;
 pub mod lower_sparse_buffer;
 pub mod lower_sparse_iter;
 pub mod lower_subgroup_reductions;
+pub mod mark_noalias_kernel_arguments;
 pub mod merge_alignment_versions;
 pub mod pad_grid_loops;
 pub mod pass_registry;
@@ -98,6 +99,7 @@ pub static PASSES: &[PassDef] = &[
     lower_math_to_nvvm::PASS,
     fuse_launches::PASS,
     place_device_memory::PASS,
+    mark_noalias_kernel_arguments::PASS,
     align_workgroup_memory::PASS,
     bound_stack_allocations::PASS,
     contract_float_ops::PASS,

@@ -97,7 +97,8 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 /// become GPU memory, launches become kernels (constants sunk into them
 /// first, so that a kernel sees its split factors and strides as
 /// constants, not parameters), compiled to PTX in-process for `chip`, math
-/// functions as NVPTX instructions (no libdevice); the host side is
+/// functions as NVPTX instructions (no libdevice), buffers that no other
+/// argument of a launch shares marked noalias; the host side is
 /// lowered to the LLVM dialect with C wrappers, its launches calling the
 /// `mgpu*` runtime functions.
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
@@ -109,7 +110,7 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
                math-expand-ops,lower-math-to-nvvm,\
                vectorize-atomic-adds,lower-subgroup-reductions,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
-               gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
+               mark-noalias-kernel-arguments,gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "chip=sm_90",

@@ -53,7 +53,7 @@
 
 // In the PTX the vectorized row walk loads four rows of B in one block
 // of the loop (LLVM alone unrolls it by 2), then a remainder loop.
-// BY4-PTX: .pragma \22nounroll\22;{{[^$]*}}ld.global.v4.b32{{[^$]*}}ld.global.v4.b32{{[^$]*}}ld.global.v4.b32{{[^$]*}}ld.global.v4.b32{{[^$]*}}@%p{{[0-9]+}} bra
+// BY4-PTX: .pragma \22nounroll\22;{{[^$]*}}ld.global.nc.v4.b32{{[^$]*}}ld.global.nc.v4.b32{{[^$]*}}ld.global.nc.v4.b32{{[^$]*}}ld.global.nc.v4.b32{{[^$]*}}@%p{{[0-9]+}} bra
 
 // FACTOR1: sparse-pos-unroll: factor must be between 2 and 64 (iterations a step), got 1
 // FACTOR65: sparse-pos-unroll: factor must be between 2 and 64 (iterations a step), got 65

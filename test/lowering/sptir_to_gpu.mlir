@@ -24,6 +24,12 @@
 //  CHECK-SAME: %tid.x
 //  CHECK-SAME: ld.global
 //  CHECK-SAME: st.global
+// The buffers the kernel only reads (A's structure and values, B) come
+// through the read-only cache (mark-noalias-kernel-arguments); C is
+// written, and its loads stay plain.
+//  CHECK-SAME: ld.global.nc.s32
+//  CHECK-SAME: ld.global.b32
+//  CHECK-SAME: ld.global.nc.b32
 
 // A reduction bound to blocks updates its output atomically.
 // CSC: gpu.binary @csc_spmm_kernel
@@ -41,7 +47,7 @@
 // multiply-adds fused (contract-float-ops).
 // VEC: .visible .entry csr_spmm_kernel(
 // VEC-DAG: %tid.y
-// VEC-DAG: ld.global.v4.b32
+// VEC-DAG: ld.global.nc.v4.b32
 // VEC-DAG: st.global.v4.b32
 // VEC-DAG: fma.rn.f32
 

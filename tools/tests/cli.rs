@@ -662,14 +662,14 @@ fn bench_checks_row_spmm_schedules() {
     // A valid one reaches PTX with 16-byte loads.
     let output = ptx(&["--format", "ell", "--row-spmm", "4,8,4"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(String::from_utf8_lossy(&output.stdout).contains("ld.global.v4.b32"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("ld.global.nc.v4.b32"));
     // In hyb, the buckets add to C atomically and run as one kernel after
     // the one that zeroes C.
     let output = ptx(&["--format", "hyb", "--bucket-exp", "2", "--row-spmm", "4,8,4"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches(".entry").count(), 2, "{text}");
-    assert!(text.contains("ld.global.v4.b32") && text.contains("atom.global.add.f32"), "{text}");
+    assert!(text.contains("ld.global.nc.v4.b32") && text.contains("atom.global.add.f32"), "{text}");
     // Compiled for 512 features, a warp's four chunks of 128 are unrolled
     // inside the non-zero loop: four 16-byte sums in registers that start
     // at zero (the zeroing and the accumulation share an alignment
@@ -682,7 +682,7 @@ fn bench_checks_row_spmm_schedules() {
         let args = ["--op", "spmm", "--matrix", matrix, "--feat", "512", "--emit", "ptx", "--row-spmm", row_spmm];
         let output = bench(&args);
         let text = String::from_utf8_lossy(&output.stdout);
-        (text.matches("ld.global.v4.b32").count(), text.matches("st.global.v4.b32").count())
+        (text.matches("ld.global.nc.v4.b32").count(), text.matches("st.global.v4.b32").count())
     };
     assert_eq!(loads_and_stores("2,32,4,0,0,1"), (4, 4));
     assert_eq!(loads_and_stores("2,32,4"), (12, 4));
@@ -727,7 +727,7 @@ fn bench_checks_row_spmm_schedules() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("%ctaid.y"), "{text}");
-    assert_eq!(text.matches("ld.global.v4.b32").count(), 9, "{text}");
+    assert_eq!(text.matches("ld.global.nc.v4.b32").count(), 9, "{text}");
     assert_eq!(text.matches("st.global.v4.b32").count(), 1, "{text}");
 }
 
@@ -754,14 +754,14 @@ fn bench_checks_sddmm_schedules() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches(".entry").count(), 1, "{text}");
     assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 28, "{text}");
-    assert!(text.contains("ld.global.v4.b32") && !text.contains("atom."), "{text}");
+    assert!(text.contains("ld.global.nc.v4.b32") && !text.contains("atom."), "{text}");
     // 16 lanes a non-zero in 16-byte vectors: four butterfly steps in the
     // vector version and four in the scalar one (aligned or not at run
     // time), no atomics.
     let output = ptx(&["--sddmm", "8,16,4"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("ld.global.v4.b32") && !text.contains("atom."), "{text}");
+    assert!(text.contains("ld.global.nc.v4.b32") && !text.contains("atom."), "{text}");
     assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 8, "{text}");
     // Compiled for any feature size, the feature loop stays (a lane may
     // have more than one step or none); its sum is promoted across it.
@@ -784,10 +784,10 @@ fn bench_checks_sddmm_schedules() {
     // 16-byte vectors, no shuffle; at 512, eight lanes meeting in shuffles.
     let output = ptx(&[]);
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("ld.global.v4.b32") && !text.contains("shfl.sync"), "{text}");
+    assert!(text.contains("ld.global.nc.v4.b32") && !text.contains("shfl.sync"), "{text}");
     let output = bench(&["--op", "sddmm", "--matrix", matrix, "--feat", "512", "--emit", "ptx"]);
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("ld.global.v4.b32") && text.contains("shfl.sync.bfly.b32"), "{text}");
+    assert!(text.contains("ld.global.nc.v4.b32") && text.contains("shfl.sync.bfly.b32"), "{text}");
     // Its feature loop carries a vector of partial sums (x * y a step, the
     // value `a` applied after the loop), whose lanes are summed once.
     let output =
@@ -810,11 +810,11 @@ fn bench_checks_sddmm_schedules() {
         String::from_utf8_lossy(&output.stdout).to_string()
     };
     let text = rowwise(&[]);
-    assert_eq!(text.matches("ld.global.v4.b32").count(), 16, "{text}");
+    assert_eq!(text.matches("ld.global.nc.v4.b32").count(), 16, "{text}");
     assert_eq!(text.matches("shfl.sync.bfly.b32").count(), 6, "{text}");
     assert_eq!(text.matches("st.global").count(), 2, "{text}");
     let text = rowwise(&["--generic"]);
-    assert!(text.matches("ld.global.v4.b32").count() < 16, "{text}");
+    assert!(text.matches("ld.global.nc.v4.b32").count() < 16, "{text}");
     // A row's non-zeros on the lanes: each lane a whole dot product, its
     // 16 vector steps of X and Y unrolled by 8 (16 vector loads), its row
     // from the row loop (no search), no shuffle.
@@ -822,7 +822,7 @@ fn bench_checks_sddmm_schedules() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(!text.contains("shfl.sync") && !text.contains("atom."), "{text}");
-    assert_eq!(text.matches("ld.global.v4.b32").count(), 16, "{text}");
+    assert_eq!(text.matches("ld.global.nc.v4.b32").count(), 16, "{text}");
 }
 
 #[test]
