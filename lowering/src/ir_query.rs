@@ -778,3 +778,12 @@ pub fn byte_size(r#type: melior::ir::Type<'_>) -> Option<i64> {
         }
     }
 }
+
+/// The stage II label a stage III loop keeps (`sptir.label`, from
+/// lower-sparse-buffer), if any.
+pub fn stage3_label(op: OperationRef<'_, '_>) -> Option<String> {
+    op.attribute("sptir.label")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+}

@@ -109,7 +109,7 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         if !defined_outside(lower, outer) || !defined_outside(upper, outer) {
             return Err(emit_error(
                 op.location(),
-                format!("lower-loop-bindings: the bounds of the loop bound to {} must be known before the launch (defined outside the outermost bound loop)", DIMENSIONS[dimension]),
+                format!("lower-loop-bindings: the bounds of the loop bound to {} must be known before the launch (defined outside the outermost bound loop); a loop split with clamp=true ends where its chunk does, which only the chunk knows: split it without clamp to bind it", DIMENSIONS[dimension]),
             ));
         }
         match bounds[dimension] {
@@ -125,10 +125,20 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
                     ));
                 }
                 if (first_lower, first_upper) != (lower, upper) {
+                    let describe = |op: OperationRef<'_, '_>, lower: Value<'_, '_>, upper: Value<'_, '_>| {
+                        let name =
+                            crate::ir_query::stage3_label(op).map_or("a loop".into(), |l| format!("loop \"{l}\""));
+                        match (constant_index(lower), constant_index(upper)) {
+                            (Some(l), Some(u)) => format!("{name} ({} positions)", (u - l).max(0)),
+                            _ => format!("{name} (positions known at run time)"),
+                        }
+                    };
                     return Err(emit_error(
                         op.location(),
                         format!(
-                            "lower-loop-bindings: loops bound to {} in one launch must have the same bounds",
+                            "lower-loop-bindings: {} and {} are both bound to {} in one launch, whose threads run the same positions of each: give them the same bounds (split one by the other's size) or bind only one",
+                            describe(first, first_lower, first_upper),
+                            describe(op, lower, upper),
                             DIMENSIONS[dimension]
                         ),
                     ));
@@ -225,18 +235,24 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         };
         match missing.first() {
             Some(&d) if !repeatable() => {
-                stray = Some((op.location(), d));
+                // The loop the store is in, by its stage II label (a
+                // compiler-made copy loop shares its iteration's location).
+                let inside = std::iter::successors(op.parent_operation(), |p| p.parent_operation())
+                    .take_while(|p| *p != outer)
+                    .find_map(|p| crate::ir_query::stage3_label(p));
+                stray = Some((op.location(), d, inside));
                 WalkResult::Interrupt
             }
             _ => WalkResult::Advance,
         }
     });
-    if let Some((at, dimension)) = stray {
+    if let Some((at, dimension, inside)) = stray {
         let along = if dimension >= 3 { "thread of the block" } else { "block" };
+        let store = inside.map_or("this store".to_string(), |label| format!("this store (in loop \"{label}\")"));
         return Err(emit_error(
             at,
             format!(
-                "lower-loop-bindings: this store is outside every loop bound to {0}, which the launch uses, so each {along} along {0} would repeat it; bind its loop to {0} too",
+                "lower-loop-bindings: {store} is outside every loop bound to {0}, which the launch uses, so each {along} along {0} would repeat it; bind its loop to {0} too",
                 DIMENSIONS[dimension]
             ),
         ));
@@ -367,7 +383,12 @@ fn stride_loop<'c>(
     let start = builder.add(lower, builder.mul(id, step));
     let stride = builder.mul(size, step);
     if let Some((name, value)) = marker {
-        mark_accumulations(op, name, value)?;
+        let block = op.region(0).ok().and_then(|r| r.first_block());
+        let position = block
+            .and_then(|b| b.argument(0).ok())
+            .map(|a| detach(a.into()))
+            .ok_or_else(|| emit_error(location, "loop without position"))?;
+        mark_accumulations(op, position, name, value)?;
     }
     let mut loop_op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
     loop_op.set_operand(0, start);
@@ -392,9 +413,36 @@ fn reads_memory(value: Value<'_, '_>, memory: usize, depth: usize) -> bool {
             {
                 return true;
             }
-            owner.region_count() > 0 || owner.operands().any(|v| reads_memory(detach(v), memory, depth + 1))
+            // A load's memref is where it reads, checked above; its indices
+            // may come from memory. An op with regions (a binary search's
+            // loop) reads what its ops read: the memory itself, or values
+            // from outside that may come from it.
+            let mut inputs: Vec<Value> = owner.operands().collect();
+            if owner.region_count() > 0 {
+                if crate::ir_query::touches_memory(owner, memory) {
+                    return true;
+                }
+                owner.walk(WalkOrder::PreOrder, |inner| {
+                    let inner: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(inner.to_raw()) };
+                    inputs.extend(
+                        inner
+                            .operands()
+                            .filter(|&v| crate::ir_query::defined_outside(v, owner))
+                            .map(|v| unsafe { Value::from_raw(v.to_raw()) }),
+                    );
+                    WalkResult::Advance
+                });
+            }
+            inputs
+                .into_iter()
+                .filter(|v| !melior::ir::r#type::TypeLike::is_mem_ref(&v.r#type()))
+                .any(|v| reads_memory(detach(v), memory, depth + 1))
         }
-        Err(_) => crate::ir_query::block_argument(value).map_or(true, |a| a.argument_number() > 0),
+        // A function's parameter holds what its caller passed.
+        Err(_) => crate::ir_query::block_argument(value).map_or(true, |a| {
+            let parameter = a.owner().parent_operation().is_some_and(|f| op_name(&f) == "func.func");
+            !parameter && a.argument_number() > 0
+        }),
     }
 }
 
@@ -575,7 +623,7 @@ fn inline_loop<'c>(
         replace_uses(iv.into(), position);
     }
     if let Some((name, value)) = marker {
-        mark_accumulations(op, name, value)?;
+        mark_accumulations(op, position, name, value)?;
     }
     move_until_terminator(block.first_operation().map(|o| unsafe { OperationRef::from_raw(o.to_raw()) }), op);
     erase(op);
@@ -586,8 +634,15 @@ fn inline_loop<'c>(
 /// accumulates (`m[i] = m[i] + v`); `lower-atomic-accumulations` and
 /// `lower-shuffle-accumulations` rewrite them once the accumulators are in
 /// registers, so that each thread contributes its sum once instead of
-/// once per term.
-fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribute<'c>) -> Result<(), PassFailed> {
+/// once per term. A plain store whose element follows the loop's
+/// `position` writes that position's own element (a softmax's exponentials
+/// beside their sum): it stays plain, on its thread.
+fn mark_accumulations<'c>(
+    op: OperationRef<'c, 'c>,
+    position: Value<'c, 'c>,
+    marker: &str,
+    value: Attribute<'c>,
+) -> Result<(), PassFailed> {
     let mut stores = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
         if inner.name().as_string_ref().as_str() == Ok("memref.store") {
@@ -607,7 +662,11 @@ fn mark_accumulations<'c>(op: OperationRef<'c, 'c>, marker: &str, value: Attribu
         let shared = space.is_some() && space == workgroup_space(unsafe { op.context().to_ref() });
         private || (across_blocks && shared)
     };
-    for store in stores.into_iter().filter(|&store| !own(store)) {
+    let positions_own = |store: OperationRef<'c, 'c>| {
+        accumulation(store).is_none()
+            && store.operands().skip(2).any(|index| crate::ir_query::depends_on(detach(index), position))
+    };
+    for store in stores.into_iter().filter(|&store| !own(store) && !positions_own(store)) {
         if accumulation(store).is_none() {
             let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(

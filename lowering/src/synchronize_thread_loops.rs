@@ -38,7 +38,7 @@ use crate::{
 use melior::{
     dialect::ods::gpu,
     ir::{
-        attribute::{Attribute, StringAttribute},
+        attribute::Attribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::TypeLike,
@@ -91,11 +91,7 @@ fn is_thread_loop(op: &OperationRef<'_, '_>) -> bool {
 }
 
 fn label(op: OperationRef<'_, '_>) -> String {
-    op.attribute("sptir.label")
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-        .unwrap_or_else(|| "?".into())
+    crate::ir_query::stage3_label(op).unwrap_or_else(|| "?".into())
 }
 
 fn describe(op: OperationRef<'_, '_>) -> String {

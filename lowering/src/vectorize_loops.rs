@@ -139,11 +139,8 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
         multiples: Vec::new(),
         pointers: Vec::new(),
         never_aligned: false,
-        label: op
-            .attribute("sptir.label")
-            .ok()
-            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-            .map(|s| format!("loop \"{}\"", s.value()))
+        label: crate::ir_query::stage3_label(op)
+            .map(|label| format!("loop \"{label}\""))
             .unwrap_or_else(|| "the marked loop".to_string()),
     };
     vectorizer.values.insert(key(iv), Lanes::Index(lower));

@@ -94,6 +94,67 @@ func.func @repeated_zeroing(%out: memref<?xf32>, %x: memref<?xf32>, %n: index) {
   return
 }
 
+// The same with a value loaded from other memory at an index a search
+// loop finds (a fused SDDMM's output starting from A's value): the loop
+// reads only indptr, so the value does not come from the output.
+// REPEAT-LABEL: func.func @repeated_copy_after_a_search
+//       REPEAT: gpu.launch
+//       REPEAT:   scf.while
+//       REPEAT:   memref.store %{{.*}}, %arg0[%{{.*}}] : memref<?xf32>
+//       REPEAT:   memref.store %{{.*}}, %arg0[%{{.*}}] {sptir.shuffle = 8 : i64}
+func.func @repeated_copy_after_a_search(%out: memref<?xf32>, %a: memref<?xf32>, %indptr: memref<?xi32>, %x: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %found = scf.while (%at = %c0) : (index) -> index {
+      %bound = memref.load %indptr[%at] : memref<?xi32>
+      %b = arith.index_cast %bound : i32 to index
+      %more = arith.cmpi ult, %b, %i : index
+      scf.condition(%more) %at : index
+    } do {
+    ^bb0(%at: index):
+      %next = arith.addi %at, %c1 : index
+      scf.yield %next : index
+    }
+    %start = memref.load %a[%found] : memref<?xf32>
+    memref.store %start, %out[%i] : memref<?xf32>
+    scf.for %k = %c0 to %c8 step %c1 {
+      %old = memref.load %out[%i] : memref<?xf32>
+      %v = memref.load %x[%k] : memref<?xf32>
+      %new = arith.addf %old, %v : f32
+      memref.store %new, %out[%i] : memref<?xf32>
+    } {bind = "threadIdx.x", shuffle}
+  } {bind = "blockIdx.x"}
+  return
+}
+
+// In a shuffle loop, a plain store of the lane's own element (it follows
+// the loop's position; a softmax's exponentials beside their sum) stays
+// plain; only the accumulation meets in the shuffle.
+// REPEAT-LABEL: func.func @shuffle_with_own_elements
+//       REPEAT: gpu.launch
+//       REPEAT:   memref.store %{{.*}}, %arg1[%{{.*}}] : memref<?xf32>
+//       REPEAT:   memref.store %{{.*}}, %arg0[%{{.*}}] {sptir.shuffle = 8 : i64}
+func.func @shuffle_with_own_elements(%sum: memref<?xf32>, %each: memref<?xf32>, %x: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %k = %c0 to %c8 step %c1 {
+      %v = memref.load %x[%k] : memref<?xf32>
+      %e = math.exp %v : f32
+      %row = arith.muli %i, %c8 : index
+      %at = arith.addi %row, %k : index
+      memref.store %e, %each[%at] : memref<?xf32>
+      %old = memref.load %sum[%i] : memref<?xf32>
+      %new = arith.addf %old, %e : f32
+      memref.store %new, %sum[%i] : memref<?xf32>
+    } {bind = "threadIdx.x", shuffle}
+  } {bind = "blockIdx.x"}
+  return
+}
+
 // Four rows a block on threadIdx.y, each caching 16 non-zeros in its own
 // tiles (privatize-row-tiles), its 8 threads meeting at row barriers of 8.
 //   ROWTILE-LABEL: func.func @csr_spmm
