@@ -15,7 +15,8 @@
 //! 16-byte vector loads included, uses the read-only cache.
 //!
 //! The host function's buffer parameters are taken not to overlap (the
-//! convention of sptir's kernels, whose callers pass distinct arrays).
+//! convention of sptir's kernels, whose callers pass distinct arrays),
+//! unless a call in the module passes it memory that may.
 //!
 //! Runs after `convert-gpu-to-nvvm`, on the kernels' `llvm.func`s, while
 //! the host still launches them with memrefs (`gpu.launch_func`): a memref
@@ -69,6 +70,16 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context = unsafe { context_ref.to_ref() };
     let mut launches: HashMap<(String, String), Launches> = HashMap::new();
     let mut kernels = Vec::new();
+    let mut calls: HashMap<String, Vec<OperationRef<'_, '_>>> = HashMap::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) == "func.call" {
+            if let Ok(callee) = op.attribute("callee") {
+                calls.entry(callee.to_string().trim_start_matches('@').to_string()).or_default().push(op);
+            }
+        }
+        WalkResult::Advance
+    });
     root.walk(WalkOrder::PreOrder, |op| {
         let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
         match op_name(&op).as_str() {
@@ -76,11 +87,19 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                 if let Some((name, operands)) = launch(op) {
                     let ranks: Vec<Option<usize>> =
                         operands.iter().map(|v| MemRefType::try_from(v.r#type()).ok().map(|t| t.rank())).collect();
-                    let roots: Vec<Option<usize>> =
-                        operands.iter().map(|v| v.r#type().is_mem_ref().then(|| key(view_root(*v)))).collect();
-                    let own: Vec<bool> = roots
+                    let memrefs: Vec<Option<Value>> =
+                        operands.iter().map(|v| v.r#type().is_mem_ref().then_some(*v)).collect();
+                    let own: Vec<bool> = memrefs
                         .iter()
-                        .map(|root| root.is_some_and(|r| roots.iter().filter(|&&other| other == Some(r)).count() == 1))
+                        .enumerate()
+                        .map(|(n, memref)| {
+                            memref.is_some_and(|a| {
+                                memrefs
+                                    .iter()
+                                    .enumerate()
+                                    .all(|(m, other)| m == n || other.is_none_or(|b| !may_meet(a, b, &calls, 0)))
+                            })
+                        })
                         .collect();
                     let seen =
                         launches.entry(name).or_insert_with(|| Launches { ranks: ranks.clone(), own: own.clone() });
@@ -104,6 +123,38 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     Ok(())
+}
+
+/// Whether memrefs `a` and `b` may share memory: views of one memref, or
+/// parameters of one function to which a call in the module passes
+/// memrefs that may (a caller outside the module passes separate ones).
+fn may_meet(
+    a: Value<'_, '_>,
+    b: Value<'_, '_>,
+    calls: &HashMap<String, Vec<OperationRef<'_, '_>>>,
+    depth: usize,
+) -> bool {
+    let (a, b) = (view_root(a), view_root(b));
+    if key(a) == key(b) {
+        return true;
+    }
+    let parameter = |v: Value<'_, '_>| {
+        let argument = crate::ir_query::block_argument(v).ok()?;
+        let function = argument.owner().parent_operation().filter(|f| op_name(f) == "func.func")?;
+        Some((symbol(&function)?, argument.argument_number()))
+    };
+    match (parameter(a), parameter(b)) {
+        (Some((f, i)), Some((g, j))) if f == g => {
+            depth > 8
+                || calls.get(&f).is_some_and(|sites| {
+                    sites.iter().any(|call| match (call.operand(i), call.operand(j)) {
+                        (Ok(x), Ok(y)) => may_meet(x, y, calls, depth + 1),
+                        _ => true,
+                    })
+                })
+        }
+        _ => false,
+    }
 }
 
 fn symbol(op: &OperationRef<'_, '_>) -> Option<String> {

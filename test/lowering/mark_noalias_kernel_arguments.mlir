@@ -80,3 +80,30 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Separate parameters of the launching function, but a call in the module
+// passes one buffer for both: unmarked. (A caller outside the module is
+// taken to pass separate buffers, as in the first case.)
+// CHECK-LABEL: llvm.func @k(
+//   CHECK-NOT: llvm.noalias
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    llvm.func @k(%n: i64, %a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %a3: i64, %a4: i64,
+                 %b0: !llvm.ptr, %b1: !llvm.ptr, %b2: i64, %b3: i64, %b4: i64) attributes {gpu.kernel, nvvm.kernel} {
+      %v = llvm.load %a1 : !llvm.ptr -> f32
+      llvm.store %v, %b1 : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+  func.func @host(%n: index, %a: memref<?xf32>, %b: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %a : memref<?xf32>, %b : memref<?xf32>)
+    return
+  }
+  func.func @in_place(%n: index, %x: memref<?xf32>) {
+    call @host(%n, %x, %x) : (index, memref<?xf32>, memref<?xf32>) -> ()
+    return
+  }
+}
