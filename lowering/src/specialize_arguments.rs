@@ -5,18 +5,24 @@
 //! every use of a specialized argument reads an `arith.constant` instead.
 //! The axes built from it get static lengths, so loop trip counts become
 //! constants that schedules can unroll, and tail guards and vector
-//! alignment checks fold away. A caller must then pass exactly that value.
+//! alignment checks fold away. A caller must then pass exactly that value:
+//! the function asserts it (`cf.assert`), as a wrong one would compute
+//! with the other silently.
 
 use crate::{
     ir_builder::{replace_uses, Builder},
     ir_query::symbol_name,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
 };
-use melior::ir::{
-    block::BlockLike,
-    operation::{OperationLike, OperationRef},
-    r#type::TypeLike,
-    RegionLike, ValueLike,
+use melior::{
+    dialect::{arith, ods::cf},
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        r#type::TypeLike,
+        RegionLike, ValueLike,
+    },
 };
 
 pub const PASS: PassDef = PassDef {
@@ -43,7 +49,7 @@ pub const PASS: PassDef = PassDef {
             kind: OptionKind::Integers,
         },
     ],
-    dependent_dialects: "arith",
+    dependent_dialects: "arith,cf",
     run,
 };
 
@@ -107,7 +113,22 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 format!("specialize-arguments: argument {position} of @{name} is {}, not index", argument.r#type()),
             ));
         }
-        replace_uses(argument.into(), builder.index(value));
+        let constant = builder.index(value);
+        replace_uses(argument.into(), constant);
+        // A caller that passes another value would get a wrong result
+        // silently: the function stops it, naming the argument.
+        let passed = builder.cmp(arith::CmpiPredicate::Eq, argument.into(), constant);
+        builder.insert(
+            cf::AssertOperation::builder(context, location)
+                .arg(passed)
+                .msg(StringAttribute::new(
+                    context,
+                    &format!(
+                        "specialize-arguments: @{name} was compiled for argument {position} = {value}, and is called with another value"
+                    ),
+                ))
+                .build(),
+        );
     }
     Ok(())
 }

@@ -12,9 +12,11 @@
 // RUN: not sptir-opt %s -p 'builtin.module(specialize-arguments{function=declared args=0 values=1})' 2>&1 | FileCheck %s --check-prefix=BODY
 
 // The signature stays; the feature axis and every loop over it get the
-// constant length.
+// constant length. The argument is only compared with it.
 //      CHECK: func.func @csr_spmm({{.*}}, %[[FEAT:.*]]: index) {
 //      CHECK: %[[C64:.*]] = arith.constant 64 : index
+//      CHECK: arith.cmpi eq, %[[FEAT]], %[[C64]]
+//      CHECK: cf.assert
 //      CHECK: sparse_iter.dense_fixed %[[C64]]
 //      CHECK: sparse_pos.for "csrmm.init.1" spatial %{{.*}} to %[[C64]]
 //      CHECK: sparse_pos.for "csrmm.2" spatial %{{.*}} to %[[C64]]
@@ -35,11 +37,19 @@
 // Scheduled on functions, the pass changes only the one named.
 //      NESTED: func.func @two(
 // NESTED-NEXT:   %[[C:.*]] = arith.constant 5 : index
+// NESTED-NEXT:   arith.cmpi eq, %arg1, %[[C]]
+// NESTED-NEXT:   cf.assert
 // NESTED-NEXT:   arith.addi %[[C]], %arg2
 //      NESTED: func.func private @declared
 
-//      TWO: func.func @two(%{{.*}}: memref<?xf32>, %{{.*}}: index, %{{.*}}: index) -> index {
+// The function asserts that a caller passes the values it was compiled
+// for, instead of computing with them silently otherwise.
+//      TWO: func.func @two(%{{.*}}: memref<?xf32>, %[[N:.*]]: index, %[[M:.*]]: index) -> index {
 // TWO-NEXT:   %[[C:.*]] = arith.constant 4 : index
+//      TWO:   %[[ISM:.*]] = arith.cmpi eq, %[[M]], %{{.*}} : index
+// TWO-NEXT:   cf.assert %[[ISM]], "specialize-arguments: @two was compiled for argument 2 = -3, and is called with another value"
+// TWO-NEXT:   %[[ISN:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// TWO-NEXT:   cf.assert %[[ISN]], "specialize-arguments: @two was compiled for argument 1 = 7, and is called with another value"
 // TWO-NEXT:   return %[[C]] : index
 func.func @two(%a: memref<?xf32>, %n: index, %m: index) -> index {
   %0 = arith.addi %n, %m : index
