@@ -8,12 +8,13 @@
 //! - an alloca whose size is not known when compiling, or is over
 //!   `STACK_LIMIT` bytes, becomes a `memref.alloc` freed before its block's
 //!   terminator (each iteration's buffer is its own, as before), unless the
-//!   memref leaves its block (a yield, a return, a branch), where a free at
-//!   the block's end would come too early;
+//!   memref may leave its block (anything but loads, stores and views of
+//!   it: a yield, a loop's carried values, a select, a call), where a free
+//!   at the block's end would come too early;
 //! - a smaller one inside a loop moves to the start of its function's
 //!   entry block: one buffer serves every iteration, which on the CPU run
 //!   one after another, and nothing reads a fresh buffer's elements before
-//!   writing them.
+//!   writing them; unless the memref outlives its iteration.
 //!
 //! Allocas in `gpu.launch` bodies are each GPU thread's local memory,
 //! which the PTX backend sizes per thread: they stay.
@@ -95,7 +96,14 @@ pub fn bound<'c>(context: &'c Context, function: OperationRef<'c, 'c>) -> Result
                 let in_loop = std::iter::successors(alloca.parent_operation(), |op| op.parent_operation())
                     .take_while(|op| *op != function)
                     .any(|op| LOOPS.contains(&op_name(&op).as_str()));
-                if in_loop {
+                // One buffer can serve every iteration only where each
+                // iteration's is its own: it leaves no iteration (a
+                // buffer rotated through a loop's carried values would
+                // then be its own successor), and takes no operands
+                // (layout symbols) that only the iteration defines.
+                let own =
+                    alloca.operand_count() == 0 && alloca.block().is_some_and(|block| stays_in_block(result, block));
+                if in_loop && own {
                     let first = entry.first_operation().map(|op| unsafe { OperationRef::from_raw(op.to_raw()) });
                     if let Some(first) = first.filter(|&first| first != alloca) {
                         Builder::before(context, first)
@@ -110,21 +118,35 @@ pub fn bound<'c>(context: &'c Context, function: OperationRef<'c, 'c>) -> Result
     Ok(())
 }
 
-/// Ops that hand a memref on to other code (their region's parent, a
-/// successor block, a caller).
-const HANDING_ON: [&str; 6] =
-    ["scf.yield", "scf.condition", "func.return", "cf.br", "cf.cond_br", "memref.alloca_scope.return"];
+/// Ops that read or write a memref's elements, or ask about its layout,
+/// and hand it on to nothing.
+const USES: [&str; 9] = [
+    "memref.load",
+    "memref.store",
+    "vector.load",
+    "vector.store",
+    "memref.atomic_rmw",
+    "memref.generic_atomic_rmw",
+    "memref.dim",
+    "memref.extract_aligned_pointer_as_index",
+    "memref.copy",
+];
 
 /// Whether every use of `memref`, through views, is an op of `block` or
-/// inside one, and none hands it on.
+/// inside one that only touches it (a load, a store as the memory, ...):
+/// nothing hands it on, through a yield, a loop's carried values, a
+/// select or a call, to code after the block or to another iteration.
 fn stays_in_block(memref: Value<'_, '_>, block: melior::ir::BlockRef<'_, '_>) -> bool {
     users(memref).into_iter().all(|user| {
         let name = op_name(&user);
         let inside = std::iter::successors(Some(user), |op| op.parent_operation())
             .any(|op| op.block().is_some_and(|b| b == block));
-        inside
-            && !HANDING_ON.contains(&name.as_str())
-            && (!VIEWS.contains(&name.as_str()) || user.results().all(|view| stays_in_block(view.into(), block)))
+        // A store's value is its first operand: storing the memref itself
+        // would hand it on.
+        let touches = USES.contains(&name.as_str())
+            && !(name == "memref.store" && user.operand(0).is_ok_and(|value| value == memref));
+        let views = VIEWS.contains(&name.as_str()) && user.results().all(|view| stays_in_block(view.into(), block));
+        inside && (touches || views)
     })
 }
 

@@ -4,9 +4,10 @@
 //! store, and no load may use the read-only data cache (`ld.global.nc`,
 //! CUDA's `__ldg`), which is only right for memory nothing writes while
 //! the kernel runs. Where every launch of a kernel passes a buffer argument
-//! memory that no other argument of that launch shares (a different
-//! parameter or allocation of the host function, not a view of the same
-//! one), its aligned pointer becomes `noalias`, as CUDA's `__restrict__`
+//! memory that no other argument of that launch may share (each a
+//! different parameter or allocation of the host function; a global, a
+//! view, a value chosen or carried at run time may share), its aligned
+//! pointer becomes `noalias`, as CUDA's `__restrict__`
 //! would make it: LLVM then reads the buffers the kernel does not write
 //! through the read-only cache, and moves loads past stores. A buffer the
 //! kernel only reads also becomes `readonly`: LLVM would find that itself,
@@ -70,13 +71,19 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context = unsafe { context_ref.to_ref() };
     let mut launches: HashMap<(String, String), Launches> = HashMap::new();
     let mut kernels = Vec::new();
-    let mut calls: HashMap<String, Vec<OperationRef<'_, '_>>> = HashMap::new();
+    let mut callers = Callers { calls: HashMap::new(), taken: Vec::new() };
     root.walk(WalkOrder::PreOrder, |op| {
         let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "func.call" {
-            if let Ok(callee) = op.attribute("callee") {
-                calls.entry(callee.to_string().trim_start_matches('@').to_string()).or_default().push(op);
+        let name =
+            |attribute: &str| op.attribute(attribute).ok().map(|a| a.to_string().trim_start_matches('@').to_string());
+        match op_name(&op).as_str() {
+            "func.call" => {
+                if let Some(callee) = name("callee") {
+                    callers.calls.entry(callee).or_default().push(op);
+                }
             }
+            "func.constant" => callers.taken.extend(name("value")),
+            _ => {}
         }
         WalkResult::Advance
     });
@@ -97,7 +104,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                                 memrefs
                                     .iter()
                                     .enumerate()
-                                    .all(|(m, other)| m == n || other.is_none_or(|b| !may_meet(a, b, &calls, 0)))
+                                    .all(|(m, other)| m == n || other.is_none_or(|b| !may_meet(a, b, &callers, 0)))
                             })
                         })
                         .collect();
@@ -125,35 +132,56 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Ok(())
 }
 
-/// Whether memrefs `a` and `b` may share memory: views of one memref, or
-/// parameters of one function to which a call in the module passes
-/// memrefs that may (a caller outside the module passes separate ones).
-fn may_meet(
-    a: Value<'_, '_>,
-    b: Value<'_, '_>,
-    calls: &HashMap<String, Vec<OperationRef<'_, '_>>>,
-    depth: usize,
-) -> bool {
+/// Where a memref's memory comes from, where that is known.
+#[derive(PartialEq)]
+enum Origin {
+    /// An allocation made here (its value's key).
+    Allocation(usize),
+    /// A parameter of a function: its name and position.
+    Parameter(String, usize),
+}
+
+fn origin(root: Value<'_, '_>) -> Option<Origin> {
+    if let Ok(result) = crate::ir_query::op_result(root) {
+        let allocation = matches!(op_name(&result.owner()).as_str(), "memref.alloc" | "memref.alloca" | "gpu.alloc");
+        return allocation.then(|| Origin::Allocation(key(root)));
+    }
+    let argument = crate::ir_query::block_argument(root).ok()?;
+    let function = argument.owner().parent_operation().filter(|f| op_name(f) == "func.func")?;
+    Some(Origin::Parameter(symbol(&function)?, argument.argument_number()))
+}
+
+/// The calls in the module to each function, and the functions whose
+/// address is taken (`func.constant`), whose callers are unknown.
+struct Callers<'c> {
+    calls: HashMap<String, Vec<OperationRef<'c, 'c>>>,
+    taken: Vec<String>,
+}
+
+/// Whether memrefs `a` and `b` may share memory. They do not only where
+/// both are known apart: two allocations made here, an allocation and a
+/// parameter, or two parameters of one function that no call in the
+/// module passes memory that may meet (a caller outside the module
+/// passes separate buffers). Anything else may: views of one memref,
+/// globals, values chosen or carried at run time, a call's results.
+fn may_meet(a: Value<'_, '_>, b: Value<'_, '_>, callers: &Callers<'_>, depth: usize) -> bool {
     let (a, b) = (view_root(a), view_root(b));
     if key(a) == key(b) {
         return true;
     }
-    let parameter = |v: Value<'_, '_>| {
-        let argument = crate::ir_query::block_argument(v).ok()?;
-        let function = argument.owner().parent_operation().filter(|f| op_name(f) == "func.func")?;
-        Some((symbol(&function)?, argument.argument_number()))
-    };
-    match (parameter(a), parameter(b)) {
-        (Some((f, i)), Some((g, j))) if f == g => {
+    match (origin(a), origin(b)) {
+        (Some(Origin::Allocation(_)), Some(_)) | (Some(_), Some(Origin::Allocation(_))) => false,
+        (Some(Origin::Parameter(f, i)), Some(Origin::Parameter(g, j))) if f == g => {
             depth > 8
-                || calls.get(&f).is_some_and(|sites| {
+                || callers.taken.contains(&f)
+                || callers.calls.get(&f).is_some_and(|sites| {
                     sites.iter().any(|call| match (call.operand(i), call.operand(j)) {
-                        (Ok(x), Ok(y)) => may_meet(x, y, calls, depth + 1),
+                        (Ok(x), Ok(y)) => may_meet(x, y, callers, depth + 1),
                         _ => true,
                     })
                 })
         }
-        _ => false,
+        _ => true,
     }
 }
 

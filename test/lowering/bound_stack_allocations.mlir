@@ -94,3 +94,44 @@ func.func @in_a_launch(%n: index, %out: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// Buffers that outlive their iteration stay where they are: one rotated
+// through a loop's carried values (hoisted, it would be its own
+// predecessor), one that a select may hand on (freed at the block's end,
+// it would be used after), and one whose layout symbol the iteration
+// defines.
+// CHECK-LABEL: func.func @outliving
+//       CHECK:   scf.for
+//  CHECK-NEXT:     %[[NEXT:.*]] = memref.alloca() : memref<4xf32>
+//       CHECK:     scf.yield %[[NEXT]]
+//       CHECK:   scf.for
+//  CHECK-NEXT:     memref.alloca(%arg0) : memref<?xf32>
+//       CHECK:     arith.select
+//       CHECK:   scf.for
+//  CHECK-NEXT:     memref.alloca()[%{{.*}}] : memref<4xf32, strided<[1], offset: ?>>
+//   CHECK-NOT:   memref.dealloc
+func.func @outliving(%n: index, %first: memref<4xf32>, %other: memref<?xf32>, %flag: i1, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %last = scf.for %i = %c0 to %c4 step %c1 iter_args(%previous = %first) -> memref<4xf32> {
+    %next = memref.alloca() : memref<4xf32>
+    %v = memref.load %previous[%c1] : memref<4xf32>
+    memref.store %v, %next[%c0] : memref<4xf32>
+    scf.yield %next : memref<4xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %sized = memref.alloca(%n) : memref<?xf32>
+    %chosen = arith.select %flag, %sized, %other : memref<?xf32>
+    %v = memref.load %chosen[%c0] : memref<?xf32>
+    memref.store %v, %out[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %shifted = memref.alloca()[%i] : memref<4xf32, strided<[1], offset: ?>>
+    %v = memref.load %shifted[%c0] : memref<4xf32, strided<[1], offset: ?>>
+    memref.store %v, %out[%i] : memref<?xf32>
+  }
+  return
+}

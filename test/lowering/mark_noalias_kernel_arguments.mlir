@@ -107,3 +107,78 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Memory whose origin the pass cannot tell apart may meet, and stays
+// unmarked: two reads of one global,
+// CHECK-LABEL: llvm.func @k(
+//   CHECK-NOT: llvm.noalias
+module attributes {gpu.container_module} {
+  memref.global "private" @buffer : memref<8xf32> = uninitialized
+  gpu.module @kernels {
+    llvm.func @k(%n: i64, %a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %a3: i64, %a4: i64,
+                 %b0: !llvm.ptr, %b1: !llvm.ptr, %b2: i64, %b3: i64, %b4: i64) attributes {gpu.kernel, nvvm.kernel} {
+      %v = llvm.load %a1 : !llvm.ptr -> f32
+      llvm.store %v, %b1 : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+  func.func @globals(%n: index) {
+    %c1 = arith.constant 1 : index
+    %g = memref.get_global @buffer : memref<8xf32>
+    %h = memref.get_global @buffer : memref<8xf32>
+    %a = memref.cast %g : memref<8xf32> to memref<?xf32>
+    %b = memref.cast %h : memref<8xf32> to memref<?xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %a : memref<?xf32>, %b : memref<?xf32>)
+    return
+  }
+}
+
+// -----
+
+// a memref chosen at run time,
+// CHECK-LABEL: llvm.func @k(
+//   CHECK-NOT: llvm.noalias
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    llvm.func @k(%n: i64, %a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %a3: i64, %a4: i64,
+                 %b0: !llvm.ptr, %b1: !llvm.ptr, %b2: i64, %b3: i64, %b4: i64) attributes {gpu.kernel, nvvm.kernel} {
+      %v = llvm.load %a1 : !llvm.ptr -> f32
+      llvm.store %v, %b1 : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+  func.func @chosen(%n: index, %a: memref<?xf32>, %x: memref<?xf32>, %flag: i1) {
+    %c1 = arith.constant 1 : index
+    %b = arith.select %flag, %a, %x : memref<?xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %a : memref<?xf32>, %b : memref<?xf32>)
+    return
+  }
+}
+
+// -----
+
+// the parameters of a function whose address is taken (its callers are
+// unknown).
+// CHECK-LABEL: llvm.func @k(
+//   CHECK-NOT: llvm.noalias
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    llvm.func @k(%n: i64, %a0: !llvm.ptr, %a1: !llvm.ptr, %a2: i64, %a3: i64, %a4: i64,
+                 %b0: !llvm.ptr, %b1: !llvm.ptr, %b2: i64, %b3: i64, %b4: i64) attributes {gpu.kernel, nvvm.kernel} {
+      %v = llvm.load %a1 : !llvm.ptr -> f32
+      llvm.store %v, %b1 : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+  func.func @host(%n: index, %a: memref<?xf32>, %b: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : index, %a : memref<?xf32>, %b : memref<?xf32>)
+    return
+  }
+  func.func @address() -> ((index, memref<?xf32>, memref<?xf32>) -> ()) {
+    %f = func.constant @host : (index, memref<?xf32>, memref<?xf32>) -> ()
+    return %f : (index, memref<?xf32>, memref<?xf32>) -> ()
+  }
+}
