@@ -196,11 +196,13 @@ fn guard_function<'c>(
     let first_allocation = descriptions.len() + checked.len() + 1;
     let mut allocation_descriptions = Vec::new();
     for (number, allocation) in allocations.into_iter().enumerate() {
+        let place = position(allocation.location()).map(|p| p.to_string()).unwrap_or_else(|| "<unknown>".into());
         let Some((memory, ok)) = check_allocation(context, allocation, faults, (first_allocation + number) as i64)?
         else {
+            // Its number stays taken, so that the next ones keep theirs.
+            allocation_descriptions.push(format!("{place}: an allocation in @{name} (not checked)"));
             continue;
         };
-        let place = position(allocation.location()).map(|p| p.to_string()).unwrap_or_else(|| "<unknown>".into());
         allocation_descriptions.push(format!(
             "{place}: {ALLOCATION} {} in @{name} (its size is more than memory holds, or the allocation failed)",
             memory.r#type()
@@ -213,8 +215,6 @@ fn guard_function<'c>(
         let ok = allowed.get(&key(view_root(memref))).copied();
         guard(context, op, memory, faults, descriptions.len() as i64, ok)?;
     }
-    // Numbers skipped by allocations left unchecked stay unused.
-    descriptions.resize(first_allocation - 1, String::new());
     descriptions.extend(allocation_descriptions);
     Ok(())
 }
@@ -261,7 +261,7 @@ fn check_allocation<'c>(
     }
     let builder = Builder::before(context, allocation).ok_or_else(internal)?.at(location);
     let limit = builder.index(MAX_ALLOCATION_BYTES / fixed.max(1));
-    let (mut elements, mut fits) = (builder.index(1), None);
+    let (mut elements, mut fits, mut none) = (builder.index(1), None, None);
     for index in 0..dynamic {
         let size = allocation.operand(index).map_err(|_| internal())?;
         // Unsigned: a negative size is as good as a huge one.
@@ -272,8 +272,12 @@ fn check_allocation<'c>(
         ));
         let ok = builder.cmp(Ule, size, most);
         fits = Some(fits.map_or(ok, |all| builder.and(all, ok)));
+        let zero = builder.cmp(Eq, size, builder.index(0));
+        none = Some(none.map_or(zero, |any| builder_or(&builder, any, zero)));
         elements = builder.mul(elements, size);
     }
+    // A size of zero anywhere makes an empty buffer, whatever the others.
+    let fits = fits.zip(none).map(|(fits, none)| builder_or(&builder, fits, none));
     if let Some(fits) = fits {
         for index in 0..dynamic {
             let size = allocation.operand(index).map_err(|_| internal())?;

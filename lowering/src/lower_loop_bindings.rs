@@ -397,6 +397,30 @@ fn stride_loop<'c>(
     Ok(())
 }
 
+/// Whether `index` differs at each value of `position`, the rest fixed:
+/// the position itself, plus or minus values that do not follow it,
+/// times a non-zero constant, or cast (wrapping aside). A store at such an
+/// index writes an element no other position writes.
+fn one_to_one(index: Value<'_, '_>, position: Value<'_, '_>, depth: usize) -> bool {
+    if index == position {
+        return true;
+    }
+    let Ok(result) = crate::ir_query::op_result(index) else { return false };
+    let owner = result.owner();
+    let operands: Vec<Value> = owner.operands().map(detach).collect();
+    let follows = |v: Value<'_, '_>| depth < 16 && one_to_one(v, position, depth + 1);
+    let fixed = |v: Value<'_, '_>| !crate::ir_query::depends_on(v, position);
+    match (op_name(&owner).as_str(), &operands[..]) {
+        ("arith.addi" | "arith.subi", &[a, b]) => (follows(a) && fixed(b)) || (fixed(a) && follows(b)),
+        ("arith.muli", &[a, b]) => {
+            (follows(a) && constant_index(b).is_some_and(|c| c != 0))
+                || (follows(b) && constant_index(a).is_some_and(|c| c != 0))
+        }
+        ("arith.index_cast" | "arith.index_castui", &[a]) => follows(a),
+        _ => false,
+    }
+}
+
 /// Whether `value` may come from memory `memory` (a `root_memref` key):
 /// through a load of it, or through a block argument other than a loop's
 /// position (a carried value), which is assumed to.
@@ -634,9 +658,9 @@ fn inline_loop<'c>(
 /// accumulates (`m[i] = m[i] + v`); `lower-atomic-accumulations` and
 /// `lower-shuffle-accumulations` rewrite them once the accumulators are in
 /// registers, so that each thread contributes its sum once instead of
-/// once per term. A plain store whose element follows the loop's
-/// `position` writes that position's own element (a softmax's exponentials
-/// beside their sum): it stays plain, on its thread.
+/// once per term. A plain store whose element is one to one with the
+/// loop's `position` writes that position's own element (a softmax's
+/// exponentials beside their sum): it stays plain, on its thread.
 fn mark_accumulations<'c>(
     op: OperationRef<'c, 'c>,
     position: Value<'c, 'c>,
@@ -663,8 +687,7 @@ fn mark_accumulations<'c>(
         private || (across_blocks && shared)
     };
     let positions_own = |store: OperationRef<'c, 'c>| {
-        accumulation(store).is_none()
-            && store.operands().skip(2).any(|index| crate::ir_query::depends_on(detach(index), position))
+        accumulation(store).is_none() && store.operands().skip(2).any(|index| one_to_one(detach(index), position, 0))
     };
     for store in stores.into_iter().filter(|&store| !own(store) && !positions_own(store)) {
         if accumulation(store).is_none() {

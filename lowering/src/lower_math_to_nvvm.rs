@@ -6,8 +6,9 @@
 //! ceil, round, ...) into simpler ones, each that is left maps to the
 //! hardware's own instruction: `abs`, `sqrt.rn`, `fma.rn`, `copysign` and
 //! the roundings (`cvt.rmi`, `cvt.rpi`, `cvt.rzi`, `cvt.rni`; `round`,
-//! halves away from zero, as the PTX backend writes it) on f32 and f64;
-//! on f32, the
+//! halves away from zero, as the PTX backend writes it) on f32 and f64
+//! (in the GPU pipeline ceil, round and roundeven arrive already written
+//! with trunc, copysign and arithmetic by math-expand-ops); on f32, the
 //! approximate `ex2`, `lg2`, `sin`, `cos` and `rsqrt` (about 2^-22
 //! relative error; `exp` and `log` scale by log2(e) and ln(2), as CUDA's
 //! fast `__expf` does). `erf` on f32 becomes arithmetic around `exp`

@@ -7,11 +7,13 @@
 // buffer fails. Either is counted under the allocation's own check, the
 // last one, and every access to the buffer then fails too.
 // CHECK: sptir.memory_checks = [
-// CHECK-SAME: "{{[^"]*}}:[[@LINE+24]]:13: allocation of memref<?xf32> in @k (its size is more than memory holds, or the allocation failed)"]
+// CHECK-SAME: "{{[^"]*}}:[[@LINE+26]]:13: allocation of memref<?xf32> in @k (its size is more than memory holds, or the allocation failed)"]
 // CHECK-LABEL: func.func @k
 //       CHECK:   %[[MOST:.*]] = arith.constant 35184372088832 : index
 //       CHECK:   %[[LIMIT:.*]] = arith.divui %[[MOST]]
-//       CHECK:   %[[FITS:.*]] = arith.cmpi ule, %arg0, %[[LIMIT]] : index
+//       CHECK:   %[[UNDER:.*]] = arith.cmpi ule, %arg0, %[[LIMIT]] : index
+//       CHECK:   %[[ZERO:.*]] = arith.cmpi eq, %arg0, %{{.*}} : index
+//       CHECK:   %[[FITS:.*]] = arith.ori %[[UNDER]], %[[ZERO]] : i1
 //       CHECK:   %[[SIZE:.*]] = arith.select %[[FITS]], %arg0, %{{.*}} : index
 //       CHECK:   %[[BUFFER:.*]] = memref.alloc(%[[SIZE]]) : memref<?xf32>
 //       CHECK:   %[[POINTER:.*]] = memref.extract_aligned_pointer_as_index %[[BUFFER]]
@@ -36,3 +38,4 @@ func.func @k(%n: index, %out: memref<?xf32>) {
   memref.store %v, %buffer[%c0] : memref<?xf32>
   return
 }
+

@@ -340,3 +340,24 @@ func.func @tiles_beyond_shared_memory(%out: memref<?xf32>) {
   } {bind = "threadIdx.y"}
   return
 }
+
+// -----
+
+// A plain store whose element depends on the lane but is not the lane's
+// own (lanes 2k and 2k + 1 both write element k) is no accumulation.
+func.func @shuffle_store_shared_by_two_lanes(%out: memref<?xf32>, %x: memref<?xf32>, %sum: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  scf.for %k = %c0 to %c8 step %c1 {
+    %v = memref.load %x[%k] : memref<?xf32>
+    %half = arith.divui %k, %c2 : index
+    // expected-error@+1 {{lower-loop-bindings: a store in a shuffle loop must add to the value it overwrites}}
+    memref.store %v, %out[%half] : memref<?xf32>
+    %old = memref.load %sum[%c0] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %sum[%c0] : memref<?xf32>
+  } {bind = "threadIdx.x", shuffle}
+  return
+}
