@@ -187,7 +187,14 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
         // log at the op's own location: the op at the location may be one.
         mapping.f64.ok_or_else(|| refuse("on f64 (the op here, or what math-expand-ops writes an op here with: tanh, powf, sinh, cosh, ... on f64 use exp and log) has no lowering on the GPU without CUDA's libdevice (f32 has one)"))?
     } else {
-        return Err(refuse("is lowered on the GPU for f32 and f64 scalars only"));
+        // math-expand-ops writes ceil, round and roundeven with these, at
+        // the op's own location: name what the source may hold.
+        let written = if matches!(name.as_str(), "math.copysign" | "math.trunc" | "math.floor") {
+            " (the op here, or the ceil, round or roundeven that math-expand-ops writes with it)"
+        } else {
+            ""
+        };
+        return Err(refuse(&format!("is lowered on the GPU for f32 and f64 scalars only{written}")));
     };
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
     let scale = |value: Value<'c, 'c>, factor: f64| {

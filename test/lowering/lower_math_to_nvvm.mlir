@@ -1,5 +1,6 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))' | FileCheck %s
 // RUN: sptir-opt %S/Inputs/tanh_f64.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(math-expand-ops,lower-math-to-nvvm))'
+// RUN: sptir-opt %S/Inputs/ceil_vector.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(math-expand-ops,lower-math-to-nvvm))'
 
 // Each math function becomes the hardware's instruction: exact ones on
 // f32 and f64, approximate ones on f32 with exp and log rescaled.
@@ -105,3 +106,4 @@ gpu.module @kernels {
     gpu.return %e : f64
   }
 }
+
