@@ -21,7 +21,7 @@
 
 use crate::{
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{byte_size, op_name, users, VIEWS},
+    ir_query::{byte_size, op_name, static_shape, users, VIEWS},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -53,14 +53,7 @@ const LOOPS: [&str; 5] = ["scf.for", "scf.while", "scf.parallel", "scf.forall", 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut functions = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "func.func" {
-            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for function in functions {
+    for function in crate::ir_query::outermost(root, |op| op_name(op) == "func.func") {
         bound(context, function)?;
     }
     Ok(())
@@ -84,12 +77,8 @@ pub fn bound<'c>(context: &'c Context, function: OperationRef<'c, 'c>) -> Result
         let location = alloca.location();
         let result: Value<'c, 'c> = alloca.result(0).map_err(|_| emit_error(location, "alloca without result"))?.into();
         let Ok(r#type) = MemRefType::try_from(result.r#type()) else { continue };
-        let elements = (0..r#type.rank())
-            .map(|dim| match r#type.dim_size(dim) {
-                Ok(DimSize::Static(size)) => i64::try_from(size).ok(),
-                _ => None,
-            })
-            .try_fold(1i64, |total, size| size.and_then(|size| total.checked_mul(size)));
+        let elements = static_shape(r#type)
+            .and_then(|shape| shape.into_iter().try_fold(1i64, |total, size| total.checked_mul(size)));
         let bytes = elements.zip(byte_size(r#type.element())).and_then(|(n, size)| n.checked_mul(size));
         match bytes {
             Some(bytes) if bytes <= STACK_LIMIT => {

@@ -141,15 +141,7 @@ fn guard_function<'c>(
     // stack buffers go to the heap first, as the LLVM lowering would put
     // them. On the GPU path the host's allocations become the driver's,
     // which reports its own failures, and host code cannot count.
-    let mut launches = false;
-    function.walk(WalkOrder::PreOrder, |op| {
-        launches |= op_name(&op) == "gpu.launch";
-        if launches {
-            WalkResult::Interrupt
-        } else {
-            WalkResult::Advance
-        }
-    });
+    let launches = !crate::ir_query::outermost(function, |op| op_name(op) == "gpu.launch").is_empty();
     if !launches {
         crate::bound_stack_allocations::bound(context, function)?;
     }
@@ -273,11 +265,11 @@ fn check_allocation<'c>(
         let ok = builder.cmp(Ule, size, most);
         fits = Some(fits.map_or(ok, |all| builder.and(all, ok)));
         let zero = builder.cmp(Eq, size, builder.index(0));
-        none = Some(none.map_or(zero, |any| builder_or(&builder, any, zero)));
+        none = Some(none.map_or(zero, |any| builder.or(any, zero)));
         elements = builder.mul(elements, size);
     }
     // A size of zero anywhere makes an empty buffer, whatever the others.
-    let fits = fits.zip(none).map(|(fits, none)| builder_or(&builder, fits, none));
+    let fits = fits.zip(none).map(|(fits, none)| builder.or(fits, none));
     if let Some(fits) = fits {
         for index in 0..dynamic {
             let size = allocation.operand(index).map_err(|_| internal())?;
@@ -294,22 +286,21 @@ fn check_allocation<'c>(
     let pointer = aligned_pointer(&after, memory).ok_or_else(internal)?;
     // malloc(0) may give a null pointer, and nothing fits in it anyway.
     let empty = after.cmp(Eq, elements, after.index(0));
-    let mut ok = builder_or(&after, after.cmp(Ne, pointer, after.index(0)), empty);
+    let mut ok = after.or(after.cmp(Ne, pointer, after.index(0)), empty);
     if let Some(fits) = fits {
         ok = after.and(fits, ok);
     }
-    let failed = after.value(arith::xori(
+    if_else(
+        &after,
         ok,
-        after.value(arith::constant(context, IntegerAttribute::new(after.bool_type(), 1).into(), location)),
-        location,
-    ));
-    let (_, end) = after.guard(failed);
-    count_failure(context, &Builder::before(context, end).ok_or_else(internal)?.at(location), faults, id);
+        &[],
+        |_| Vec::new(),
+        |failed| {
+            count_failure(context, failed, faults, id);
+            Vec::new()
+        },
+    );
     Ok(Some((memory, ok)))
-}
-
-fn builder_or<'c>(builder: &Builder<'c>, a: Value<'c, 'c>, b: Value<'c, 'c>) -> Value<'c, 'c> {
-    builder.value(arith::ori(a, b, builder.location))
 }
 
 /// Counts a failure of check `id` in `faults`: one more failed check, and

@@ -134,6 +134,10 @@ impl<'c> Builder<'c> {
         self.value(arith::andi(lhs, rhs, self.location))
     }
 
+    pub fn or(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'c> {
+        self.value(arith::ori(lhs, rhs, self.location))
+    }
+
     pub fn select(&self, condition: Value<'c, '_>, yes: Value<'c, '_>, no: Value<'c, '_>) -> Value<'c, 'c> {
         self.value(arith::select(condition, yes, no, self.location))
     }

@@ -26,12 +26,12 @@
 
 use crate::{
     axis::key,
-    ir_query::{op_name, users, view_root},
+    ir_query::{op_name, symbol_name, users, view_root},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, Attribute, DenseI32ArrayAttribute, StringAttribute},
+        attribute::{ArrayAttribute, Attribute, DenseI32ArrayAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::{MemRefType, ShapedTypeLike},
@@ -72,6 +72,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut launches: HashMap<(String, String), Launches> = HashMap::new();
     let mut kernels = Vec::new();
     let mut callers = Callers { calls: HashMap::new(), taken: Vec::new() };
+    let mut launch_ops = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
         let name =
@@ -83,48 +84,39 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                 }
             }
             "func.constant" => callers.taken.extend(name("value")),
-            _ => {}
-        }
-        WalkResult::Advance
-    });
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
-        match op_name(&op).as_str() {
-            "gpu.launch_func" => {
-                if let Some((name, operands)) = launch(op) {
-                    let ranks: Vec<Option<usize>> =
-                        operands.iter().map(|v| MemRefType::try_from(v.r#type()).ok().map(|t| t.rank())).collect();
-                    let memrefs: Vec<Option<Value>> =
-                        operands.iter().map(|v| v.r#type().is_mem_ref().then_some(*v)).collect();
-                    let own: Vec<bool> = memrefs
-                        .iter()
-                        .enumerate()
-                        .map(|(n, memref)| {
-                            memref.is_some_and(|a| {
-                                memrefs
-                                    .iter()
-                                    .enumerate()
-                                    .all(|(m, other)| m == n || other.is_none_or(|b| !may_meet(a, b, &callers, 0)))
-                            })
-                        })
-                        .collect();
-                    let seen =
-                        launches.entry(name).or_insert_with(|| Launches { ranks: ranks.clone(), own: own.clone() });
-                    if seen.ranks == ranks {
-                        seen.own.iter_mut().zip(&own).for_each(|(all, &this)| *all &= this);
-                    } else {
-                        seen.own.iter_mut().for_each(|all| *all = false);
-                    }
-                }
-            }
+            "gpu.launch_func" => launch_ops.push(op),
             "llvm.func" if op.has_attribute("gpu.kernel") => kernels.push(op),
             _ => {}
         }
         WalkResult::Advance
     });
+    // Every call is known before any launch is judged.
+    for (name, operands) in launch_ops.into_iter().filter_map(launch) {
+        let ranks: Vec<Option<usize>> =
+            operands.iter().map(|v| MemRefType::try_from(v.r#type()).ok().map(|t| t.rank())).collect();
+        let memrefs: Vec<Option<Value>> = operands.iter().map(|v| v.r#type().is_mem_ref().then_some(*v)).collect();
+        let own: Vec<bool> = memrefs
+            .iter()
+            .enumerate()
+            .map(|(n, memref)| {
+                memref.is_some_and(|a| {
+                    memrefs
+                        .iter()
+                        .enumerate()
+                        .all(|(m, other)| m == n || other.is_none_or(|b| !may_meet(a, b, &callers, 0)))
+                })
+            })
+            .collect();
+        let seen = launches.entry(name).or_insert_with(|| Launches { ranks: ranks.clone(), own: own.clone() });
+        if seen.ranks == ranks {
+            seen.own.iter_mut().zip(&own).for_each(|(all, &this)| *all &= this);
+        } else {
+            seen.own.iter_mut().for_each(|all| *all = false);
+        }
+    }
     for kernel in kernels {
-        let Some(module) = kernel.parent_operation().and_then(|m| symbol(&m)) else { continue };
-        let Some(function) = symbol(&kernel) else { continue };
+        let Some(module) = kernel.parent_operation().and_then(|m| symbol_name(&m)) else { continue };
+        let Some(function) = symbol_name(&kernel) else { continue };
         if let Some(launched) = launches.get(&(module, function)) {
             mark(context, kernel, launched)?;
         }
@@ -133,10 +125,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 }
 
 /// Where a memref's memory comes from, where that is known.
-#[derive(PartialEq)]
 enum Origin {
-    /// An allocation made here (its value's key).
-    Allocation(usize),
+    /// An allocation made here (two of them are one only as one value,
+    /// which `may_meet` asks first).
+    Allocation,
     /// A parameter of a function: its name and position.
     Parameter(String, usize),
 }
@@ -144,11 +136,11 @@ enum Origin {
 fn origin(root: Value<'_, '_>) -> Option<Origin> {
     if let Ok(result) = crate::ir_query::op_result(root) {
         let allocation = matches!(op_name(&result.owner()).as_str(), "memref.alloc" | "memref.alloca" | "gpu.alloc");
-        return allocation.then(|| Origin::Allocation(key(root)));
+        return allocation.then_some(Origin::Allocation);
     }
     let argument = crate::ir_query::block_argument(root).ok()?;
     let function = argument.owner().parent_operation().filter(|f| op_name(f) == "func.func")?;
-    Some(Origin::Parameter(symbol(&function)?, argument.argument_number()))
+    Some(Origin::Parameter(symbol_name(&function)?, argument.argument_number()))
 }
 
 /// The calls in the module to each function, and the functions whose
@@ -170,7 +162,7 @@ fn may_meet(a: Value<'_, '_>, b: Value<'_, '_>, callers: &Callers<'_>, depth: us
         return true;
     }
     match (origin(a), origin(b)) {
-        (Some(Origin::Allocation(_)), Some(_)) | (Some(_), Some(Origin::Allocation(_))) => false,
+        (Some(Origin::Allocation), Some(_)) | (Some(_), Some(Origin::Allocation)) => false,
         (Some(Origin::Parameter(f, i)), Some(Origin::Parameter(g, j))) if f == g => {
             depth > 8
                 || callers.taken.contains(&f)
@@ -183,10 +175,6 @@ fn may_meet(a: Value<'_, '_>, b: Value<'_, '_>, callers: &Callers<'_>, depth: us
         }
         _ => true,
     }
-}
-
-fn symbol(op: &OperationRef<'_, '_>) -> Option<String> {
-    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
 }
 
 /// The kernel a launch names (its module and function) and the operands
@@ -212,7 +200,13 @@ fn launch<'c>(op: OperationRef<'c, '_>) -> Option<((String, String), Vec<Value<'
 /// Puts `llvm.noalias` on the aligned pointer of each memref operand that
 /// had memory of its own at every launch.
 fn mark<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>, launched: &Launches) -> Result<(), PassFailed> {
-    let parameters = kernel.region(0).ok().and_then(|r| r.first_block()).map_or(0, |b| b.argument_count());
+    let arguments: Vec<Value<'c, 'c>> = kernel
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .map(|b| (0..b.argument_count()).filter_map(|n| b.argument(n).ok().map(Into::into)).collect())
+        .unwrap_or_default();
+    let parameters = arguments.len();
     let mut marked = vec![false; parameters];
     let mut at = 0;
     for (rank, &own) in launched.ranks.iter().zip(&launched.own) {
@@ -230,14 +224,7 @@ fn mark<'c>(context: &'c Context, kernel: OperationRef<'c, 'c>, launched: &Launc
     if at != parameters || !marked.contains(&true) {
         return Ok(());
     }
-    let arguments: Vec<Value<'c, 'c>> = kernel
-        .region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .map(|b| (0..parameters).filter_map(|n| b.argument(n).ok().map(Into::into)).collect())
-        .unwrap_or_default();
-    let read_only: Vec<bool> =
-        (0..parameters).map(|n| marked[n] && arguments.get(n).is_some_and(|&a| only_read(a))).collect();
+    let read_only: Vec<bool> = arguments.iter().zip(&marked).map(|(&a, &noalias)| noalias && only_read(a)).collect();
     let existing = kernel.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     let dictionaries: Vec<String> = (0..parameters)
         .map(|n| {

@@ -20,8 +20,8 @@
 //       CHECK:   %[[NONNULL:.*]] = arith.cmpi ne, %[[POINTER]]
 //       CHECK:   %[[GOT:.*]] = arith.ori %[[NONNULL]]
 //       CHECK:   %[[OK:.*]] = arith.andi %[[FITS]], %[[GOT]] : i1
-//       CHECK:   %[[FAILED:.*]] = arith.xori %[[OK]]
-//       CHECK:   scf.if %[[FAILED]] {
+//       CHECK:   scf.if %[[OK]] {
+//  CHECK-NEXT:   } else {
 //       CHECK:     memref.atomic_rmw addi
 //       CHECK:     %[[ID:.*]] = arith.constant 3 : i32
 //       CHECK:     memref.atomic_rmw maxs %[[ID]]
