@@ -7,13 +7,22 @@
 //! symbol, to fail when the driver loads the module. This pass names
 //! such an op in code that runs on the GPU (a `gpu.launch` body and the
 //! functions it calls) before outlining.
+//!
+//! It also refuses a thread's own buffer (`memref.alloca`, a buffer in
+//! scope "local") that CUDA cannot give it: one of a run-time size
+//! becomes PTX's dynamic `alloca`, on a stack whose size the driver fixes
+//! before the launch without knowing it (1 KiB a thread unless raised),
+//! so a large one overruns it; one over 512 KiB is more than a thread's
+//! local memory can hold.
 
 use crate::{
-    ir_query::{op_name, symbol_name},
+    ir_query::{byte_size, op_name, static_shape, symbol_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
     attribute::FlatSymbolRefAttribute,
+    r#type::{MemRefType, ShapedTypeLike},
+    ValueLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     RegionLike,
 };
@@ -22,7 +31,7 @@ use std::collections::{HashMap, HashSet};
 pub const PASS: PassDef = PassDef {
     name: "CheckGpuOps",
     argument: "check-gpu-ops",
-    description: "Refuse ops in GPU code that have no GPU lowering (vector.print, calls to functions without a body)",
+    description: "Refuse ops in GPU code that have no GPU lowering (vector.print, calls to functions without a body, thread buffers of run-time size)",
     options: &[],
     dependent_dialects: "",
     run,
@@ -56,6 +65,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                     Some((op, "vector.print has no GPU lowering; print from a kernel with gpu.printf".to_string()));
                 return WalkResult::Interrupt;
             }
+            if name == "memref.alloca" {
+                if let Some(problem) = thread_buffer_problem(op) {
+                    refused = Some((op, problem));
+                    return WalkResult::Interrupt;
+                }
+            }
             if name == "func.call" {
                 let callee = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
                 let Some(callee) = callee.map(|c| c.value().to_string()) else { return WalkResult::Advance };
@@ -84,4 +99,35 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     Ok(())
+}
+
+/// CUDA's limit on a thread's local memory (its stack frame).
+const MAX_THREAD_BYTES: i64 = 512 * 1024;
+
+/// Why the buffer `alloca` makes for each thread cannot live on the
+/// thread's stack, if it cannot. A buffer in GPU workgroup memory is not
+/// on the stack; neither is one whose type this pass cannot read.
+fn thread_buffer_problem(alloca: OperationRef<'_, '_>) -> Option<String> {
+    let r#type = MemRefType::try_from(alloca.result(0).ok()?.r#type()).ok()?;
+    if r#type.memory_space().is_some() {
+        return None;
+    }
+    let Some(shape) = static_shape(r#type) else {
+        return Some(
+            "a buffer of each thread (memref.alloca, scope \"local\") has a size known only at run time; CUDA \
+             sizes a thread's stack before the launch, so give it a size known when compiling (a constant, or \
+             specialize-arguments on the index arguments its size comes from)"
+                .to_string(),
+        );
+    };
+    let bytes = shape
+        .iter()
+        .try_fold(byte_size(r#type.element())?, |bytes, &extent| bytes.checked_mul(extent))
+        .unwrap_or(i64::MAX);
+    (bytes > MAX_THREAD_BYTES).then(|| {
+        format!(
+            "a buffer of each thread (memref.alloca, scope \"local\") takes {bytes} bytes, but a GPU thread's local \
+             memory holds at most {MAX_THREAD_BYTES} bytes; use scope \"global\" or a smaller buffer"
+        )
+    })
 }

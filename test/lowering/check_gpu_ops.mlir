@@ -54,3 +54,57 @@ func.func @kernel_calls(%v: f32) {
   }
   return
 }
+
+// -----
+
+// A thread's buffer of a size known when compiling lives in its stack
+// frame; host code may allocate on its own stack whatever it likes.
+// CHECK-LABEL: func.func @thread_buffers
+func.func @thread_buffers(%x: memref<?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %host = memref.alloca(%n) : memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // CHECK: memref.alloca() : memref<131072xf32>
+    %own = memref.alloca() : memref<131072xf32>
+    %v = memref.load %own[%tx] : memref<131072xf32>
+    memref.store %v, %x[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @thread_buffer_of_run_time_size(%x: memref<?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error@+1 {{check-gpu-ops: a buffer of each thread (memref.alloca, scope "local") has a size known only at run time}}
+    %own = memref.alloca(%n) : memref<?xf32>
+    %v = memref.load %own[%tx] : memref<?xf32>
+    memref.store %v, %x[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// In a function a kernel calls, over the 512 KiB a thread may have.
+func.func private @scratch(%i: index) -> f64 {
+  // expected-error@+1 {{check-gpu-ops: a buffer of each thread (memref.alloca, scope "local") takes 524296 bytes, but a GPU thread's local memory holds at most 524288 bytes}}
+  %own = memref.alloca() : memref<65537xf64>
+  %v = memref.load %own[%i] : memref<65537xf64>
+  return %v : f64
+}
+func.func @kernel_calls_scratch(%x: memref<?xf64>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = func.call @scratch(%tx) : (index) -> f64
+    memref.store %v, %x[%tx] : memref<?xf64>
+    gpu.terminator
+  }
+  return
+}

@@ -201,6 +201,16 @@ fn bench_runs_kernels_with_run_sized_buffers() {
         &bench(&["--op", "spmm", "--matrix", "rmat:5:2:1", "--reps", "1", "--kernel", &huge]),
         "runs out of memory: an allocation failed",
     );
+    // On the GPU each thread's buffer is on its stack, sized before the
+    // launch: the bench compiles for the run's feature count, a generic
+    // GPU compile is refused where the buffer is written.
+    let ptx = bench(&["--op", "spmm", "--matrix", "rmat:5:2:1", "--feat", "64", "--kernel", kernel, "--emit", "ptx"]);
+    assert!(ptx.status.success(), "{}", String::from_utf8_lossy(&ptx.stderr));
+    assert!(String::from_utf8_lossy(&ptx.stdout).contains("__local_depot0[256]"));
+    fails_with(
+        &run(env!("CARGO_BIN_EXE_sptir-opt"), &["--sptir-to-gpu", kernel], None),
+        "row_local_spmm.mlir:16:10: error: check-gpu-ops: a buffer of each thread (memref.alloca, scope \"local\") has a size known only at run time",
+    );
 }
 
 /// The examples take their operands as the bench lays them out (for
