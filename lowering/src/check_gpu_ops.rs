@@ -21,10 +21,9 @@ use crate::{
 };
 use melior::ir::{
     attribute::FlatSymbolRefAttribute,
-    r#type::{MemRefType, ShapedTypeLike},
-    ValueLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
-    RegionLike,
+    r#type::{MemRefType, ShapedTypeLike},
+    RegionLike, ValueLike,
 };
 use std::collections::{HashMap, HashSet};
 

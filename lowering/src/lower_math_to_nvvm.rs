@@ -3,30 +3,35 @@
 //! (`__nv_expf`), which needs the CUDA toolkit to link; sptir builds PTX
 //! without it, and a call left unresolved fails at module load. So, after
 //! `math-expand-ops` has rewritten the compound functions (tanh, powf,
-//! ceil, round, ...) into simpler ones, each that is left maps to the
-//! hardware's own instruction: `abs`, `sqrt.rn`, `fma.rn`, `copysign` and
-//! the roundings (`cvt.rmi`, `cvt.rpi`, `cvt.rzi`, `cvt.rni`; `round`,
-//! halves away from zero, as the PTX backend writes it) on f32 and f64
-//! (in the GPU pipeline ceil, round and roundeven arrive already written
-//! with trunc, copysign and arithmetic by math-expand-ops); on f32, the
-//! approximate `ex2`, `lg2`, `sin`, `cos` and `rsqrt` (about 2^-22
+//! sinh, ...) into simpler ones, each that is left maps to the hardware's
+//! own instruction: `abs`, `sqrt.rn`, `fma.rn`, `copysign` and the
+//! roundings (`cvt.rmi`, `cvt.rpi`, `cvt.rzi`, `cvt.rni`; `round`, halves
+//! away from zero, as the PTX backend writes it) on f32 and f64; on f32,
+//! the approximate `ex2`, `lg2`, `sin`, `cos` and `rsqrt` (about 2^-22
 //! relative error; `exp` and `log` scale by log2(e) and ln(2), as CUDA's
-//! fast `__expf` does). `erf` on f32 becomes arithmetic around `exp`
+//! fast `__expf` does). The GPU pipeline keeps fma, ceil, round,
+//! roundeven and exp2 out of `math-expand-ops`: it writes fma as a
+//! multiply and an add (two roundings), and the roundings through a
+//! conversion to i64, wrong beyond 2^63, for infinities and for NaN.
+//! `erf` on f32 becomes arithmetic around `exp`
 //! (a series near zero, Abramowitz and Stegun's rational form beyond).
-//! Any other math op is an error naming it, instead of an LLVM abort in
-//! the PTX backend.
+//! A math op on vectors (a vectorized loop's `exp`) first becomes one op
+//! on each lane: the approximate instructions have no vector form, and
+//! PTX has no vector arithmetic to keep. Any other math op is an error
+//! naming it, instead of an LLVM abort in the PTX backend.
 
 use crate::{
+    accumulation_chain::{scalar_type, vector_shape},
     ir_builder::{erase, replace_uses, Builder},
     ir_query::op_name,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
-    dialect::arith,
+    dialect::{arith, ods::vector},
     ir::{
-        attribute::{DenseI32ArrayAttribute, FloatAttribute, StringAttribute},
+        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
-        Identifier, Type, Value, ValueLike,
+        Attribute, Identifier, Type, Value, ValueLike,
     },
     Context,
 };
@@ -36,7 +41,7 @@ pub const PASS: PassDef = PassDef {
     argument: "lower-math-to-nvvm",
     description: "Lower math ops in GPU kernels to NVPTX intrinsics (no libdevice): abs, sqrt, fma, copysign, roundings, approximate exp/log/sin/cos/rsqrt",
     options: &[],
-    dependent_dialects: "arith,llvm",
+    dependent_dialects: "arith,llvm,vector",
     run,
 };
 
@@ -92,6 +97,11 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         });
         ops
     };
+    for op in math_ops() {
+        if op.result(0).is_ok_and(|r| vector_shape(r.r#type()).is_some()) {
+            scalarize(context, op)?;
+        }
+    }
     // erf first: its expansion's exp and abs are lowered with the rest.
     for op in math_ops() {
         if op_name(&op) == "math.erf" && op.result(0).is_ok_and(|r| r.r#type() == Type::float32(context)) {
@@ -101,6 +111,52 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for op in math_ops() {
         lower(context, op)?;
     }
+    Ok(())
+}
+
+/// Replaces the vector math op `op` by the same op on each lane's
+/// elements, gathered back into a vector.
+fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let name = op_name(&op);
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    let r#type = result.r#type();
+    let shape = vector_shape(r#type).ok_or_else(|| refuse("is not on vectors"))?;
+    if op.result_count() != 1 || shape.iter().any(|&extent| extent < 1) {
+        return Err(refuse("has a result that is not one vector of a fixed shape"));
+    }
+    let scalar = scalar_type(r#type);
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let operands: Vec<Value<'c, 'c>> = op.operands().collect();
+    if operands.iter().any(|operand| vector_shape(operand.r#type()).as_ref() != Some(&shape)) {
+        return Err(refuse("has operands of another shape than its result"));
+    }
+    let attributes: Vec<_> = op.attributes().collect();
+    let mut lanes = Vec::new();
+    for flat in 0..shape.iter().product::<i64>() {
+        let mut rest = flat;
+        let mut position = vec![0; shape.len()];
+        for (at, &extent) in position.iter_mut().zip(&shape).rev() {
+            *at = rest % extent;
+            rest /= extent;
+        }
+        let position: Attribute<'c> = DenseI64ArrayAttribute::new(context, &position).into();
+        let elements: Vec<Value<'c, 'c>> = operands
+            .iter()
+            .map(|&operand| builder.value(vector::extract(context, operand, &[], position, location)))
+            .collect();
+        let lane = OperationBuilder::new(&name, location)
+            .add_operands(&elements)
+            .add_results(&[scalar])
+            .add_attributes(&attributes)
+            .build()
+            .map_err(|_| refuse("could not be written lane by lane"))?;
+        lanes.push(builder.value(lane));
+    }
+    let value = builder.value(vector::from_elements(context, r#type, &lanes, location));
+    replace_uses(result.into(), value);
+    erase(op);
     Ok(())
 }
 
@@ -187,14 +243,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
         // log at the op's own location: the op at the location may be one.
         mapping.f64.ok_or_else(|| refuse("on f64 (the op here, or what math-expand-ops writes an op here with: tanh, powf, sinh, cosh, ... on f64 use exp and log) has no lowering on the GPU without CUDA's libdevice (f32 has one)"))?
     } else {
-        // math-expand-ops writes ceil, round and roundeven with these, at
-        // the op's own location: name what the source may hold.
-        let written = if matches!(name.as_str(), "math.copysign" | "math.trunc" | "math.floor") {
-            " (the op here, or the ceil, round or roundeven that math-expand-ops writes with it)"
-        } else {
-            ""
-        };
-        return Err(refuse(&format!("is lowered on the GPU for f32 and f64 scalars only{written}")));
+        return Err(refuse("is lowered on the GPU for f32 and f64 only, scalars or vectors"));
     };
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
     let scale = |value: Value<'c, 'c>, factor: f64| {

@@ -1,6 +1,20 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))' | FileCheck %s
 // RUN: sptir-opt %S/Inputs/tanh_f64.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(math-expand-ops,lower-math-to-nvvm))'
-// RUN: sptir-opt %S/Inputs/ceil_vector.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(math-expand-ops,lower-math-to-nvvm))'
+// RUN: sptir-opt %S/Inputs/ceil_vector.mlir --pass-pipeline='builtin.module(gpu.module(math-expand-ops{ops=tan,tanh,sinh,cosh,asinh,acosh,atanh,powf,fpowi,rsqrt,ctlz,clampf},lower-math-to-nvvm))' | FileCheck %S/Inputs/ceil_vector.mlir
+// RUN: sptir-opt %S/Inputs/ceil_f16.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))'
+// RUN: sptir-opt %S/../../tools/tests/inputs/roundings.mlir --sptir-to-gpu | FileCheck %s --check-prefix=PTX
+
+// Through the whole GPU pipeline, ceil, round, roundeven and fma are the
+// PTX instructions, not math-expand-ops' conversions through i64 (wrong
+// beyond 2^63 and for NaN) or a multiply and an add.
+//       PTX: .visible .entry roundings_kernel(
+//   PTX-NOT: cvt.rzi.s64.f32
+//       PTX: cvt.rpi.f32.f32
+//   PTX-NOT: cvt.rzi.s64.f32
+//       PTX: cvt.rni.f32.f32
+//   PTX-NOT: cvt.rzi.s64.f32
+//       PTX: fma.rn.f32
+//   PTX-NOT: cvt.rzi.s64.f32
 
 // Each math function becomes the hardware's instruction: exact ones on
 // f32 and f64, approximate ones on f32 with exp and log rescaled.
@@ -107,3 +121,44 @@ gpu.module @kernels {
   }
 }
 
+
+// -----
+
+// A vectorized loop's math: each lane's elements go through the scalar
+// instruction (the approximate ones have no vector form), the operands'
+// lanes in step, and the lanes are gathered back; erf's expansion too.
+// CHECK-LABEL: gpu.func @vectors
+//       CHECK:   %[[X0:.*]] = vector.extract %arg0[0] : f32 from vector<2xf32>
+//       CHECK:   %[[Y0:.*]] = vector.extract %arg1[0] : f32 from vector<2xf32>
+//       CHECK:   %[[Z0:.*]] = vector.extract %arg2[0] : f32 from vector<2xf32>
+//       CHECK:   %[[F0:.*]] = llvm.call_intrinsic "llvm.fma.f32"(%[[X0]], %[[Y0]], %[[Z0]])
+//       CHECK:   %[[X1:.*]] = vector.extract %arg0[1] : f32 from vector<2xf32>
+//       CHECK:   %[[F1:.*]] = llvm.call_intrinsic "llvm.fma.f32"(%[[X1]],
+//       CHECK:   %[[FMA:.*]] = vector.from_elements %[[F0]], %[[F1]] : vector<2xf32>
+//       CHECK:   vector.extract %[[FMA]][0] : f32 from vector<2xf32>
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+//       CHECK:   vector.extract %[[FMA]][1] : f32 from vector<2xf32>
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+//       CHECK:   vector.extract %{{.*}}[1, 0] : f32 from vector<2x2xf32>
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+//       CHECK:   arith.select
+//       CHECK:   vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<2x2xf32>
+//   CHECK-NOT:   math.
+gpu.module @kernels {
+  gpu.func @vectors(%x: vector<2xf32>, %y: vector<2xf32>, %z: vector<2xf32>, %w: vector<2x2xf32>) -> vector<2x2xf32> {
+    %f = math.fma %x, %y, %z fastmath<contract> : vector<2xf32>
+    %e = math.exp %f : vector<2xf32>
+    %r = math.erf %w : vector<2x2xf32>
+    gpu.return %r : vector<2x2xf32>
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @vector_f64_approximate(%x: vector<2xf64>) -> vector<2xf64> {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.sin' on f64}}
+    %s = math.sin %x : vector<2xf64>
+    gpu.return %s : vector<2xf64>
+  }
+}

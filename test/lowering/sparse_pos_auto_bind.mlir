@@ -411,7 +411,9 @@ func.func @wide_rows(%x: memref<?xf32>, %m: index) {
 //   CHECK-NOT:       bind
 //       CHECK:   sparse_pos.for "own.0" spatial {{.*}} {bind = "blockIdx.x"}
 //       CHECK:     sparse_pos.for "own.1" spatial {{.*}} {bind = "threadIdx.x"}
-func.func @rotate_through_local(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %feat: index) {
+func.func @rotate_through_local(%x: memref<?xf32>, %y: memref<?xf32>, %m: index) {
+  // A thread's buffer has a size known when compiling (check-gpu-ops).
+  %feat = arith.constant 64 : index
   %I = sparse_iter.dense_fixed %m
   %K = sparse_iter.dense_fixed %feat
   %X = sparse_iter.match_buffer %x [%I, %K] : memref<?xf32> -> !sparse_iter.buffer<2, f32>

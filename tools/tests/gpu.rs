@@ -154,6 +154,22 @@ fn default_schedule_programs_verify_on_the_gpu() {
         let error = relative_error(&y, &expected);
         assert!(error < 1e-5, "math functions on {m}: relative error {error}");
     }
+    // ceil, round, roundeven and fma as single instructions: right on
+    // huge values, infinities, NaN, ties, -0, and the unrounded product.
+    let roundings = compile("roundings.mlir", inputs::ROUNDINGS);
+    let x = inputs::rounding_inputs();
+    let n = x.len();
+    let [mut c, mut r, mut e, mut f] = [(); 4].map(|_| vec![f32::NAN; n]);
+    let args = &mut [
+        KernelArg::Values(&x),
+        KernelArg::Output(&mut c),
+        KernelArg::Output(&mut r),
+        KernelArg::Output(&mut e),
+        KernelArg::Output(&mut f),
+        KernelArg::Index(n),
+    ];
+    roundings.run("roundings", args).unwrap();
+    inputs::check_roundings(&x, [&c, &r, &e, &f]);
     // Rows that read earlier rows: a race if any ran at once.
     let solve = compile("triangular_solve.mlir", inputs::TRIANGULAR_SOLVE);
     for (name, a) in matrices().into_iter().filter(|(_, a)| a.rows() == a.cols()) {
@@ -175,7 +191,7 @@ fn default_schedule_programs_verify_on_the_gpu() {
         let error = relative_error(&x, &expected);
         assert!(error < 1e-5, "propagation on {name}: relative error {error}");
     }
-    println!("column maxima, a staged buffer, math functions, triangular solves and propagation verified on the GPU");
+    println!("column maxima, a staged buffer, math functions, roundings, triangular solves and propagation verified on the GPU");
 }
 
 /// A guarded kernel (`guard-memory-accesses`) whose rows run past indptr

@@ -6,6 +6,7 @@ pub const COLUMN_MAXIMA: &str = include_str!("column_maxima.mlir");
 pub const STAGED_BUFFER: &str = include_str!("staged_buffer.mlir");
 pub const MATH_FUNCTIONS: &str = include_str!("math_functions.mlir");
 pub const ROW_SUMS: &str = include_str!("row_sums.mlir");
+pub const ROUNDINGS: &str = include_str!("roundings.mlir");
 pub const SHIFTED_CSC_SPMM: &str = include_str!("shifted_csc_spmm.mlir");
 pub const TRIANGULAR_SOLVE: &str = include_str!("../../../test/lowering/Inputs/triangular_solve.mlir");
 pub const PROPAGATE: &str = include_str!("../../../test/lowering/Inputs/propagate.mlir");
@@ -139,4 +140,37 @@ pub fn shifted_csc_spmm(a: &sptir_runtime::Csr, b: &[f32], c: &[f32], feat: usiz
         }
     }
     out
+}
+
+/// The inputs of `roundings.mlir`: huge, infinite, NaN, ties, -0, and
+/// 1 + 2^-12, whose square minus one an unfused multiply-add gets wrong.
+pub fn rounding_inputs() -> Vec<f32> {
+    vec![
+        1e20,
+        -3.5e19,
+        9.3e18,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        2.5,
+        -2.5,
+        0.5,
+        -0.5,
+        1.0 + 1.0 / 4096.0,
+        -0.0,
+        7.25,
+    ]
+}
+
+/// Checks what `roundings.mlir` wrote for `x` bit for bit (NaN as any
+/// NaN), naming the output and input that differ.
+pub fn check_roundings(x: &[f32], outputs: [&[f32]; 4]) {
+    let expected: [fn(f32) -> f32; 4] = [f32::ceil, f32::round, f32::round_ties_even, |v| v.mul_add(v, -1.0)];
+    for (name, (output, f)) in ["ceil", "round", "roundeven", "fma"].iter().zip(outputs.iter().zip(expected)) {
+        for (&v, &got) in x.iter().zip(output.iter()) {
+            let want = f(v);
+            let same = if want.is_nan() { got.is_nan() } else { got.to_bits() == want.to_bits() };
+            assert!(same, "{name}({v:e}) gave {got:e}, not {want:e}");
+        }
+    }
 }
