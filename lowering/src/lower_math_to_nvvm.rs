@@ -10,11 +10,14 @@
 //! the approximate `ex2`, `lg2`, `sin`, `cos` and `rsqrt` (about 2^-22
 //! relative error; `exp` and `log` scale by log2(e) and ln(2), as CUDA's
 //! fast `__expf` does). The GPU pipeline keeps fma, ceil, round,
-//! roundeven and exp2 out of `math-expand-ops`: it writes fma as a
-//! multiply and an add (two roundings), and the roundings through a
-//! conversion to i64, wrong beyond 2^63, for infinities and for NaN.
-//! `erf` on f32 becomes arithmetic around `exp`
-//! (a series near zero, Abramowitz and Stegun's rational form beyond).
+//! roundeven, exp2, powf, fpowi and asinh out of `math-expand-ops`: it
+//! writes fma as a multiply and an add (two roundings), the roundings
+//! through a conversion to i64 (wrong beyond 2^63, for infinities and for
+//! NaN), powf as exp(y log x) (NaN for (-2)^3 and 0^0), and asinh with a
+//! cancellation for negative x. This pass expands powf and fpowi with
+//! C's signs and special cases, asinh on |x|, and `erf` on f32 as
+//! arithmetic around `exp` (a series near zero, Abramowitz and Stegun's
+//! rational form beyond).
 //! A math op on vectors (a vectorized loop's `exp`) first becomes one op
 //! on each lane: the approximate instructions have no vector form, and
 //! PTX has no vector arithmetic to keep. Any other math op is an error
@@ -29,7 +32,9 @@ use crate::{
 use melior::{
     dialect::{arith, ods::vector},
     ir::{
-        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, StringAttribute},
+        attribute::{
+            DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+        },
         operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
         Attribute, Identifier, Type, Value, ValueLike,
     },
@@ -102,10 +107,13 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             scalarize(context, op)?;
         }
     }
-    // erf first: its expansion's exp and abs are lowered with the rest.
+    // Expansions first: the math ops they write are lowered with the rest.
     for op in math_ops() {
-        if op_name(&op) == "math.erf" && op.result(0).is_ok_and(|r| r.r#type() == Type::float32(context)) {
-            expand_erf(context, op)?;
+        match op_name(&op).as_str() {
+            "math.erf" if op.result(0).is_ok_and(|r| r.r#type() == Type::float32(context)) => expand_erf(context, op)?,
+            "math.powf" | "math.fpowi" => expand_pow(context, op)?,
+            "math.asinh" => expand_asinh(context, op)?,
+            _ => {}
         }
     }
     for op in math_ops() {
@@ -220,6 +228,102 @@ fn expand_erf<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     let signed_tail = builder.select(negative, builder.value(arith::negf(tail, location)), tail);
     let near_zero = builder.value(arith::cmpf(context, arith::CmpfPredicate::Ole, magnitude, one, location));
     let value = builder.select(near_zero, series, signed_tail);
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    replace_uses(result.into(), value);
+    erase(op);
+    Ok(())
+}
+
+/// Builds the math op `name` on `operands`, of the type of the first.
+fn math<'c>(builder: &Builder<'c>, name: &str, operands: &[Value<'c, 'c>]) -> Result<Value<'c, 'c>, PassFailed> {
+    let location = builder.location;
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(&[operands[0].r#type()])
+        .build()
+        .map(|op| builder.value(op))
+        .map_err(|_| emit_error(location, format!("lower-math-to-nvvm: could not build '{name}'")))
+}
+
+/// `math.powf` x^y (and `math.fpowi`, y an integer) as CUDA's fast
+/// `__powf`: 2^(y log2 |x|), with the sign and the special cases of C's
+/// `pow`, which math-expand-ops' expansion misses (it gives NaN for
+/// (-2)^3 and 0^0): a negative x to an odd integer power is negative, to
+/// a power that is not an integer NaN (x finite); x^0, 1^y and (-1)^(+-inf)
+/// are 1.
+fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let name = op_name(&op);
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no base"))?;
+    let exponent: Value<'c, 'c> = op.operand(1).map_err(|_| refuse("has no exponent"))?;
+    let r#type = x.r#type();
+    let constant =
+        |c: f64| builder.value(arith::constant(context, FloatAttribute::new(context, r#type, c).into(), location));
+    let compare = |predicate, a, b| builder.value(arith::cmpf(context, predicate, a, b, location));
+    let (y, integer, odd) = if name == "math.fpowi" {
+        let y = builder.value(arith::sitofp(exponent, r#type, location));
+        let one = builder.value(arith::constant(context, IntegerAttribute::new(exponent.r#type(), 1).into(), location));
+        let zero =
+            builder.value(arith::constant(context, IntegerAttribute::new(exponent.r#type(), 0).into(), location));
+        let low_bit = builder.and(exponent, one);
+        let odd = builder.cmp(arith::CmpiPredicate::Ne, low_bit, zero);
+        let yes = builder.value(arith::constant(context, IntegerAttribute::new(odd.r#type(), 1).into(), location));
+        (y, yes, odd)
+    } else {
+        let integer = compare(arith::CmpfPredicate::Oeq, math(&builder, "math.trunc", &[exponent])?, exponent);
+        let half = builder.value(arith::mulf(exponent, constant(0.5), location));
+        let odd_half = compare(arith::CmpfPredicate::One, math(&builder, "math.trunc", &[half])?, half);
+        (exponent, integer, builder.and(integer, odd_half))
+    };
+    let magnitude = math(&builder, "math.absf", &[x])?;
+    let log = math(&builder, "math.log2", &[magnitude])?;
+    let power = math(&builder, "math.exp2", &[builder.value(arith::mulf(y, log, location))])?;
+    // The sign bit, so that (-0)^3 is -0 and (-0)^-3 is -inf.
+    let sign = math(&builder, "math.copysign", &[constant(1.0), x])?;
+    let negative = compare(arith::CmpfPredicate::Olt, sign, constant(0.0));
+    let signed = builder.select(builder.and(negative, odd), builder.value(arith::negf(power, location)), power);
+    let below_zero = compare(arith::CmpfPredicate::Olt, x, constant(0.0));
+    let finite = compare(arith::CmpfPredicate::One, magnitude, constant(f64::INFINITY));
+    let not_integer = builder.value(arith::xori(
+        integer,
+        builder.value(arith::constant(context, IntegerAttribute::new(integer.r#type(), 1).into(), location)),
+        location,
+    ));
+    let undefined = builder.and(builder.and(below_zero, finite), not_integer);
+    let value = builder.select(undefined, constant(f64::NAN), signed);
+    let unit_base = compare(arith::CmpfPredicate::Oeq, magnitude, constant(1.0));
+    let infinite_exponent =
+        compare(arith::CmpfPredicate::Oeq, math(&builder, "math.absf", &[y])?, constant(f64::INFINITY));
+    let one = builder.or(
+        builder.or(
+            compare(arith::CmpfPredicate::Oeq, y, constant(0.0)),
+            compare(arith::CmpfPredicate::Oeq, x, constant(1.0)),
+        ),
+        builder.and(unit_base, infinite_exponent),
+    );
+    let value = builder.select(one, constant(1.0), value);
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    replace_uses(result.into(), value);
+    erase(op);
+    Ok(())
+}
+
+/// `math.asinh` as copysign(log(|x| + sqrt(x^2 + 1)), x): math-expand-ops
+/// takes the log of x + sqrt(x^2 + 1) itself, which for a large negative
+/// x is a difference of near equals (asinh(-100) off by 1e-4).
+fn expand_asinh<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: 'math.asinh' {why}"));
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no operand"))?;
+    let one = builder.value(arith::constant(context, FloatAttribute::new(context, x.r#type(), 1.0).into(), location));
+    let magnitude = math(&builder, "math.absf", &[x])?;
+    let square = builder.value(arith::mulf(x, x, location));
+    let root = math(&builder, "math.sqrt", &[builder.value(arith::addf(square, one, location))])?;
+    let log = math(&builder, "math.log", &[builder.value(arith::addf(magnitude, root, location))])?;
+    let value = math(&builder, "math.copysign", &[log, x])?;
     let result = op.result(0).map_err(|_| refuse("has no result"))?;
     replace_uses(result.into(), value);
     erase(op);

@@ -162,3 +162,37 @@ gpu.module @kernels {
     gpu.return %s : vector<2xf64>
   }
 }
+
+// -----
+
+// powf as 2^(y log2 |x|) with C's signs and special cases: an odd integer
+// power of a negative base negative (x^3 in GELU), a power that is not an
+// integer NaN, x^0 and 1^y one; fpowi the same with the integer's low bit.
+// CHECK-LABEL: gpu.func @powers
+//       CHECK:   %[[TRUNC:.*]] = llvm.call_intrinsic "llvm.trunc.f32"(%arg1)
+//       CHECK:   %[[INTEGER:.*]] = arith.cmpf oeq, %[[TRUNC]], %arg1 : f32
+//       CHECK:   %[[ABS:.*]] = llvm.call_intrinsic "llvm.fabs.f32"(%arg0)
+//       CHECK:   %[[LG2:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[ABS]])
+//       CHECK:   %[[PRODUCT:.*]] = arith.mulf %arg1, %[[LG2]] : f32
+//       CHECK:   %[[POWER:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[PRODUCT]])
+//       CHECK:   %[[NEGATED:.*]] = arith.negf %[[POWER]] : f32
+//       CHECK:   arith.select %{{.*}}, %[[NEGATED]], %[[POWER]] : f32
+//       CHECK:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+//       CHECK:   arith.cmpf oeq, %arg1, %{{.*}} : f32
+//       CHECK:   %[[N:.*]] = arith.sitofp %arg2 : i32 to f32
+//       CHECK:   %[[BIT:.*]] = arith.andi %arg2, %{{.*}} : i32
+//       CHECK:   arith.cmpi ne, %[[BIT]], %{{.*}} : i32
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+//       CHECK:   arith.mulf %[[N]], %{{.*}} : f32
+//       CHECK:   llvm.call_intrinsic "llvm.sqrt.f32"
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+//       CHECK:   llvm.call_intrinsic "llvm.copysign.f32"
+//   CHECK-NOT:   math.
+gpu.module @kernels {
+  gpu.func @powers(%x: f32, %y: f32, %n: i32) -> (f32, f32, f32) {
+    %p = math.powf %x, %y : f32
+    %q = math.fpowi %x, %n : f32, i32
+    %s = math.asinh %x : f32
+    gpu.return %p, %q, %s : f32, f32, f32
+  }
+}

@@ -1,6 +1,6 @@
 // Elementwise math functions over a vector: y[i] = f(x[i]) with exp,
-// exp2, log, log2, sqrt, rsqrt, tanh, sin, cos, tan, powf, absf, fma,
-// floor, ceil, round, roundeven, trunc and copysign. On
+// exp2, log, log2, sqrt, rsqrt, tanh, sin, cos, tan, powf, fpowi, asinh,
+// absf, fma, floor, ceil, round, roundeven, trunc and copysign. On
 // the GPU they become NVPTX instructions (no libdevice), on the CPU LLVM
 // intrinsics.
 func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
@@ -57,8 +57,18 @@ func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
     %s11 = arith.addf %s10, %re : f32
     %s12 = arith.addf %s11, %tr : f32
     %s13 = arith.addf %s12, %cs : f32
+    // Negative bases to integer powers (x^3 in GELU's tanh form), and
+    // asinh of either sign.
+    %three = arith.constant 3.0 : f32
+    %cube = math.powf %v, %three : f32
+    %two = arith.constant 2 : i32
+    %square = math.fpowi %v, %two : f32, i32
+    %as = math.asinh %w : f32
     %s14 = arith.addf %s13, %tn : f32
-    sparse_iter.store %s14, %Y[%i] : !sparse_iter.buffer<1, f32>
+    %s15 = arith.addf %s14, %cube : f32
+    %s16 = arith.addf %s15, %square : f32
+    %s17 = arith.addf %s16, %as : f32
+    sparse_iter.store %s17, %Y[%i] : !sparse_iter.buffer<1, f32>
   }
   return
 }
