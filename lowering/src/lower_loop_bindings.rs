@@ -109,7 +109,11 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
         if !defined_outside(lower, outer) || !defined_outside(upper, outer) {
             return Err(emit_error(
                 op.location(),
-                format!("lower-loop-bindings: the bounds of the loop bound to {} must be known before the launch (defined outside the outermost bound loop); a loop split with clamp=true ends where its chunk does, which only the chunk knows: split it without clamp to bind it", DIMENSIONS[dimension]),
+                format!(
+                    "lower-loop-bindings: {} is bound to {}, but its bounds are computed inside the outermost bound loop (from a position of an enclosing loop or from memory read there: a row's length, a triangular bound, the end of a chunk that a split with clamp=true made), and a launch needs its sizes before it starts: bind a loop whose bounds are known before the launch, or leave this one unbound (each thread then runs it whole)",
+                    crate::ir_query::stage3_label(op).map_or("the loop".to_string(), |label| format!("loop \"{label}\"")),
+                    DIMENSIONS[dimension]
+                ),
             ));
         }
         match bounds[dimension] {

@@ -19,10 +19,10 @@ func.func @bounds_depend_on_block(%out: memref<?xf32>, %n: index, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-error@+1 {{lower-loop-bindings: the bounds of the loop bound to threadIdx.x must be known before the launch}}
+    // expected-error@+1 {{lower-loop-bindings: loop "tri" is bound to threadIdx.x, but its bounds are computed inside the outermost bound loop (from a position of an enclosing loop or from memory read there: a row's length, a triangular bound, the end of a chunk that a split with clamp=true made), and a launch needs its sizes before it starts}}
     scf.for %k = %c0 to %i step %c1 {
       memref.store %v, %out[%k] : memref<?xf32>
-    } {bind = "threadIdx.x"}
+    } {bind = "threadIdx.x", sptir.label = "tri"}
   } {bind = "blockIdx.x"}
   return
 }

@@ -156,7 +156,11 @@ fn racy_schedules_are_rejected() {
         // The non-zeros of a row on threads: their count depends on the
         // row, so it is not known when the block is sized (on blocks it
         // would be padded to nnz, see pad-grid-loops).
-        (Op::Spmm, "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y atomic=true},", "must be known before the launch"),
+        (
+            Op::Spmm,
+            "sparse-pos-bind{loop=csrmm.1 to=threadIdx.y atomic=true},",
+            "a launch needs its sizes before it starts",
+        ),
         // ... and on blocks, the zeroing of C's row outside them would be
         // repeated by each.
         (
