@@ -93,8 +93,12 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         Some((only, written)) if !written.contains(&rule.op) => *only == iteration,
         _ => true,
     };
-    // The outermost iterations that read a decomposed buffer, except one
-    // that holds the rule itself: the rule is for an iteration nested in it.
+    // The outermost iterations that read a decomposed buffer after its
+    // rule (in the rule's block, or nested in an op after it there),
+    // except one that holds the rule itself, or one that does not walk the
+    // buffer's axes but holds an iteration that reads it: the rule is for
+    // an iteration nested in them. One before the rule or outside its
+    // block keeps reading the source as it is.
     let mut iterations: Vec<(OperationRef, Vec<&Rule>)> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
@@ -105,10 +109,13 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         if reads.iter().any(|rule| encloses(op, rule.op)) {
             return WalkResult::Advance;
         }
-        let reads: Vec<&Rule> = reads.into_iter().filter(|rule| applies(rule, op)).collect();
-        if !reads.is_empty() {
-            iterations.push((op, reads));
+        let reads: Vec<&Rule> = reads.into_iter().filter(|rule| applies(rule, op) && follows(rule.op, op)).collect();
+        let Some(first) = reads.first() else { return WalkResult::Skip };
+        if !walks_axes(op, first.source) && nested_iterations(op).into_iter().any(|inner| accesses(inner, first.source))
+        {
+            return WalkResult::Advance;
         }
+        iterations.push((op, reads));
         WalkResult::Skip
     });
     // A rule's target is filled from its source: a target that another
@@ -157,12 +164,6 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                     "decompose-format: the iteration writes the buffer that a format_rewrite decomposes; only a buffer it reads can be stored in another format",
                 ));
             }
-            if !rule.op.is_before_in_block(iteration) {
-                return Err(emit_error(
-                    rule.op.location(),
-                    "decompose-format: a format_rewrite must come before the iterations it rewrites, in the same block",
-                ));
-            }
         }
         if let Some(store) = reads
             .iter()
@@ -188,10 +189,12 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 ));
             }
         }
-        let builder = Builder::before(context, iteration)
-            .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
+        // The copy goes where the rule is: every iteration it rewrites
+        // comes after it there, whichever loops and branches they are in.
         for rule in &reads {
             if copied.insert(rule.op.to_raw().ptr as usize, true).is_none() {
+                let builder = Builder::before(context, rule.op)
+                    .ok_or_else(|| emit_error(rule.op.location(), "format_rewrite is not in a block"))?;
                 copy_iteration(context, &builder, rule, &source, &fresh_copy_label(root))?;
             }
         }
@@ -296,6 +299,39 @@ fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
         "arith.mulf" | "arith.muli" if depth < 64 => op.operands().any(|factor| vanishes(factor, source, depth + 1)),
         _ => false,
     }
+}
+
+/// Whether `op` comes after `rule` in the rule's block, or is nested in an
+/// op that does.
+fn follows(rule: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let Some(block) = rule.block() else { return false };
+    let mut current = Some(op);
+    while let Some(candidate) = current {
+        if candidate.block() == Some(block) {
+            return rule.is_before_in_block(candidate);
+        }
+        current = candidate.parent_operation();
+    }
+    false
+}
+
+/// Whether `iteration` walks every axis of `buffer`.
+fn walks_axes(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
+    let walked = IterationInfo::read(iteration).axes;
+    BufferDef::read(buffer).is_some_and(|def| def.axes.iter().all(|axis| walked.contains(axis)))
+}
+
+/// The iterations nested in `iteration`'s regions.
+fn nested_iterations<'c>(iteration: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut nested = Vec::new();
+    iteration.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op != iteration && is_iteration(&op) {
+            nested.push(op);
+        }
+        WalkResult::Advance
+    });
+    nested
 }
 
 /// Whether the body of `iteration` loads or stores `buffer`.

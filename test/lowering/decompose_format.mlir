@@ -2,6 +2,7 @@
 // RUN: sptir-opt %examples/decompose_hyb.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=HYB
 // RUN: sptir-opt %examples/decompose_hyb.mlir -p 'builtin.module(decompose-format,sptir-to-stage3)' | FileCheck %s --check-prefix=LOWERED
 // RUN: sptir-opt %S/Inputs/two_sources.mlir -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=TWO
+// RUN: sptir-opt %S/Inputs/rule_placement.mlir -p 'builtin.module(decompose-format)' | FileCheck %S/Inputs/rule_placement.mlir
 // RUN: sed 's/\[%I, %J, %K\] "SRS"/[fuse(%I), %J, %K] "SRS"/' %examples/decompose_bsr.mlir | sptir-opt - -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=BSR
 
 // The rule is consumed; a copy fills the blocks from A at the inverse
@@ -42,9 +43,9 @@
 // LOWERED: scf.while
 // LOWERED: sptir.label = "copy0.
 
-// Two sources, a copy each: the copies have labels of their own, for a
-// schedule to name one.
+// Two sources, a copy each, where its rule was: the copies have labels
+// of their own, for a schedule to name one.
 // TWO: sparse_iter.iterate "copy0"
-// TWO: sparse_iter.iterate "ya.0"
 // TWO: sparse_iter.iterate "copy1"
+// TWO: sparse_iter.iterate "ya.0"
 // TWO: sparse_iter.iterate "zd.0"

@@ -9,7 +9,8 @@ func.func @rule_after_iteration(%a: memref<?xf32>, %b: memref<?xf32>, %m: index)
   ^bb0(%i: index):
     %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
   }
-  // expected-error@+1 {{decompose-format: a format_rewrite must come before the iterations it rewrites}}
+  // A rule is for the iterations after it: none reads A there.
+  // expected-error@+1 {{decompose-format: no iteration reads the buffer this format_rewrite decomposes (after it, in the same block), so it would do nothing}}
   sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)>
       : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
   return

@@ -129,3 +129,54 @@ fn csr_to_ell_buckets_rule_matches_reference() {
         assert!(error < 1e-5, "relative error {error}");
     }
 }
+
+/// A rule on a buffer an earlier iteration computes, written after it:
+/// the copy into ELL runs between the SDDMM that writes the attention
+/// values and the SpMM that reads them in ELL.
+#[test]
+fn rule_after_the_writer_stores_computed_values_in_ell() {
+    let kernel = compile(include_str!("inputs/gat_ell.mlir"));
+    for a in matrices() {
+        let feat = 4;
+        let x = random_dense(a.cols().max(a.rows()) * feat, 5);
+        let width = a.max_row_nnz().max(1);
+        let mut columns = Vec::new();
+        for row in 0..a.rows() {
+            let (row_columns, _) = a.row(row).unwrap();
+            let mut padded = row_columns.to_vec();
+            padded.resize(width, a.cols() as i32);
+            columns.extend(padded);
+        }
+        let mut o = vec![f32::NAN; a.nnz()];
+        let mut c = vec![f32::NAN; a.rows() * feat];
+        let mut o_ell = vec![f32::NAN; columns.len()];
+        kernel
+            .run(
+                "gat",
+                &mut [
+                    KernelArg::Ids(a.indptr()),
+                    KernelArg::Ids(a.indices()),
+                    KernelArg::Values(a.values()),
+                    KernelArg::Values(&x),
+                    KernelArg::Output(&mut o),
+                    KernelArg::Output(&mut c),
+                    KernelArg::Index(a.rows()),
+                    KernelArg::Index(a.cols()),
+                    KernelArg::Index(a.nnz()),
+                    KernelArg::Index(feat),
+                    KernelArg::Ids(&columns),
+                    KernelArg::Output(&mut o_ell),
+                    KernelArg::Index(width),
+                ],
+            )
+            .unwrap();
+        // X's rows are both the rows' and the columns' features.
+        let (x_rows, x_columns) = (&x[..a.rows() * feat], &x[..a.cols() * feat]);
+        let expected_o = reference::sddmm(&a, x_rows, x_columns, feat).unwrap();
+        let error = relative_error(&o, &expected_o);
+        assert!(error < 1e-5, "attention values: relative error {error}");
+        let attention = a.clone().with_values(o.clone()).unwrap();
+        let error = relative_error(&c, &reference::spmm(&attention, x_columns, feat).unwrap());
+        assert!(error < 1e-5, "aggregation: relative error {error}");
+    }
+}

@@ -277,9 +277,14 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     padding.
 
     `decompose-format` consumes the rules: it emits a copy iteration per
-    rule (marked `preprocess`) that fills the target from the source, and
-    rewrites every iteration that reads the source into one iteration per
-    rule over the target's axes. A target axis is a reduction where its map
+    rule (marked `preprocess`), where the rule is, that fills the target
+    from the source, and rewrites every iteration that reads the source
+    after the rule (in the rule's block, or nested in an op after it
+    there; inside an iteration that does not walk the source's axes, the
+    nested ones that do) into one iteration per rule over the target's
+    axes. An iteration before the rule, or outside its block, reads the
+    source as it is: a rule may follow the iteration that computes the
+    source. A target axis is a reduction where its map
     result depends on a reduction axis, or where the discardable attribute
     `repeats` (an array of target axis positions) says several of its
     positions may hold one source coordinate (a long row split over several
