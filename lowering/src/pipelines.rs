@@ -38,14 +38,16 @@ pub const SPTIR_F8_IN_F32: Pipeline = Pipeline {
 };
 
 /// Stage III -> LLVM dialect, with C wrappers (`_mlir_ciface_*`) so the
-/// JIT can call functions with memref descriptors. Large and run-sized
+/// JIT can call functions with memref descriptors. A split loop stops at
+/// its last position (a hand schedule's factor may be far above the
+/// loop's size). Large and run-sized
 /// stack buffers move to the heap, small ones out of loops. Complex numbers become
 /// pairs of floats, math on f16/bf16 runs in f32, math functions become
 /// LLVM intrinsics or libm calls; whatever is left is an error.
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "lower-affine,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
+    elements: "lower-affine,loop-invariant-code-motion,clamp-guarded-loops,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
                sptir-f8-in-f32,func.func(llvm-request-c-wrappers),\
                convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\

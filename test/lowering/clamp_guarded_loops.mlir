@@ -1,5 +1,15 @@
 // RUN: sptir-opt %s --split-input-file -p 'builtin.module(clamp-guarded-loops)' | FileCheck %s
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=1000000},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x},sptir-stage2-to-launches)' | FileCheck %s --check-prefix=SPLIT
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=4611686018427387904},lower-sparse-buffer,sptir-stage3-to-llvm)' | FileCheck %s --check-prefix=CPU
+
+// On the CPU too (sptir-stage3-to-llvm): a hand-split loop of 2^62 a
+// chunk stops at the feature count instead of testing 2^62 positions.
+//       CPU: llvm.func @csr_spmm(
+//       CPU:   llvm.mlir.constant(4611686018427387904 : index)
+//       CPU:   %[[END:.*]] = llvm.intr.smin(
+//  CPU-NEXT:   llvm.br ^[[HEADER:.*]](
+//       CPU: ^[[HEADER]](%[[POSITION:.*]]: i64):
+//  CPU-NEXT:   llvm.icmp "slt" %[[POSITION]], %[[END]]
 
 // A split's guard in a sequential loop becomes its bound: the loop runs
 // min(factor, n - chunk start) positions, and its body is the guarded one;
