@@ -24,7 +24,9 @@ use crate::{
     ir_builder::{erase, if_else, replace_uses, Builder},
     ir_query::{constant_index, defined_outside, enclosing_function, op_name, speculatable},
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{constant_trip, insert_loop, kind_attribute, loop_position, named_loops, LoopKind},
+    sparse_pos_ops::{
+        check_new_labels, constant_trip, insert_loop, kind_attribute, loop_position, named_loops, LoopKind,
+    },
 };
 use melior::{
     dialect::{arith, memref},
@@ -63,6 +65,7 @@ pub const MAX_TRIP: i64 = 1024;
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let label = options.get("loop").unwrap_or_default();
     let loops = named_loops("sparse-pos-cache-read", root, label)?;
+    check_new_labels("sparse-pos-cache-read", root, loops[0], &[format!("{label}.cache")])?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {

@@ -15,7 +15,8 @@ use crate::{
     ir_builder::{erase, move_until_terminator, replace_uses, Builder},
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_pos_ops::{
-        insert_loop, loop_kind, loop_label, loop_position, parent_loop, perfect_nest, two_loops, LoopKind,
+        check_new_labels, insert_loop, loop_kind, loop_label, loop_position, parent_loop, perfect_nest, two_loops,
+        LoopKind,
     },
 };
 use melior::{
@@ -45,6 +46,7 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let ((outer_label, outers), (inner_label, inners)) =
         two_loops("sparse-pos-fuse", root, options.get("loops").unwrap_or_default())?;
+    check_new_labels("sparse-pos-fuse", root, outers[0], &[format!("{outer_label}+{inner_label}")])?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     // A decomposed format repeats labels per bucket: each pair that is

@@ -64,6 +64,24 @@ pub fn named_loops<'c: 'a, 'a>(
     Ok(loops)
 }
 
+/// Refuses a schedule of loop `at` whose new loops would take a label
+/// that a loop under `root` already has: a later schedule naming it would
+/// apply to both, the user's loop and the new one.
+pub fn check_new_labels(
+    pass: &str,
+    root: OperationRef<'_, '_>,
+    at: OperationRef<'_, '_>,
+    labels: &[String],
+) -> Result<(), PassFailed> {
+    match labels.iter().find(|label| !find_loops(root, label).is_empty()) {
+        Some(taken) => Err(emit_error(
+            at.location(),
+            format!("{pass}: it would label a new loop \"{taken}\", which already labels a loop here, so that schedules naming \"{taken}\" would apply to both; give the existing loop another label"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The loop's label ("" if it has none).
 pub fn loop_label(op: OperationRef<'_, '_>) -> String {
     op.attribute("label")

@@ -12,7 +12,7 @@ use crate::{
     axis::detach,
     ir_builder::Builder,
     pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
-    sparse_pos_ops::{insert_loop, loop_position, named_loops, replace_loop},
+    sparse_pos_ops::{check_new_labels, insert_loop, loop_position, named_loops, replace_loop},
 };
 use melior::{
     dialect::arith,
@@ -63,6 +63,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let factor = options.integers("factor").first().copied().unwrap_or(1);
     let clamp = options.flag("clamp");
     let loops = named_loops("sparse-pos-split", root, label)?;
+    check_new_labels("sparse-pos-split", root, loops[0], &[format!("{label}.o"), format!("{label}.i")])?;
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     for op in loops {
