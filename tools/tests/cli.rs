@@ -135,10 +135,11 @@ fn bench_rejects_bad_problems_and_kernels() {
         "takes (memref<?xf32>) but this problem binds",
     );
     // A stage I schedule that appends parameters (a built-in format rule)
-    // leaves a kernel the problem cannot call: an error, not a bad call.
+    // leaves a kernel the problem cannot call: refused before compiling,
+    // with the option that runs the format.
     fails_with(
         &bench(&["--op", "spmm", "--matrix", matrix, "--stage1", "decompose-format{rule=ell:4 iteration=csrmm}"]),
-        "index, memref, memref) but is called with (memref,",
+        "which the bench does not fill: run that format with --format",
     );
     // Right parameters, but a result the call has no room for.
     let returns = temp_file(

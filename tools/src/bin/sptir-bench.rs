@@ -1024,6 +1024,9 @@ fn check_options(args: &Args) -> Result<(), String> {
         return Err("--ell-panel-slots must be at least 1".into());
     }
     check_pass_names("--stage1", args.stage1.as_deref(), |name| STAGE1_PASSES.contains(&name))?;
+    if args.stage1.as_deref().is_some_and(|list| list.contains("decompose-format") && list.contains("rule=")) {
+        return Err("--stage1: a built-in rule of decompose-format appends its format's arrays to the kernel's parameters, which the bench does not fill: run that format with --format (the bench converts the matrix itself), or write format_rewrite rules in a --kernel".into());
+    }
     check_pass_names("--schedule", args.schedule.as_deref(), |name| {
         name.starts_with("sparse-pos-") || name == "pad-grid-loops"
     })?;
