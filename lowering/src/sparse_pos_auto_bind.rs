@@ -12,7 +12,8 @@
 //! results), stay sequential and the loops inside them are scheduled
 //! instead; where such a loop's host part would need GPU memory (its
 //! inner loops' bounds read from indptr), the whole nest runs as one
-//! thread. Loops already bound are left alone, so this
+//! thread. Loops already bound are left alone (a grid loop the hand
+//! schedule bound is not split into blocks of threads), so this
 //! completes a partial hand schedule. Correct for any stage II program;
 //! fast only where the threads have work; hand schedules do better.
 
@@ -389,6 +390,9 @@ fn schedule(mut top: OperationRef<'_, '_>) {
             None => break,
         }
     }
+    // A grid loop the hand schedule bound keeps its positions: a split
+    // into blocks of threads would replace the user's loop with two.
+    let hand_bound = top.has_attribute("bind");
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
         let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top, top).is_some();
@@ -419,7 +423,9 @@ fn schedule(mut top: OperationRef<'_, '_>) {
         false => threads,
     };
     if threads.is_empty() && !binds(top, "threadIdx.y") && !binds(top, "threadIdx.z") {
-        split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
+        if !hand_bound {
+            split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
+        }
         return;
     }
     // One launch has one block size: only loops with the bounds of the
@@ -428,7 +434,9 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     let Some(first) = threads.first().copied() else { return };
     let threads: Vec<_> = threads.into_iter().filter(|&op| same_bounds(op, first)).collect();
     if stores_outside(top, &threads) {
-        split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
+        if !hand_bound {
+            split_into_blocks(context, top, "threadIdx.x", BLOCK_THREADS);
+        }
         return;
     }
     // One thread loop: its threads never read what others of the block
@@ -453,7 +461,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     }
     // Few threads (a narrow ELL bucket's non-zeros): several of the
     // grid's positions share a block, on threadIdx.y.
-    if let (true, Some(upper), Some(lower)) = (alone && !too_many, trip(1), trip(0)) {
+    if let (true, Some(upper), Some(lower)) = (alone && !too_many && !hand_bound, trip(1), trip(0)) {
         let width = upper - lower;
         if (1..MIN_BLOCK_THREADS).contains(&width) {
             let rows = 1i64 << (BLOCK_THREADS / width).ilog2();

@@ -12,6 +12,7 @@
 // RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=STEPLAUNCH
 // RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=FUSEDTTM
 // RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},sptir-to-gpu)' -o /dev/null
+// RUN: sptir-opt %S/Inputs/hand_bound_grid.mlir -p 'builtin.module(sparse-pos-bind{loop=r_i to=blockIdx.x},sparse-pos-auto-bind)' | FileCheck %S/Inputs/hand_bound_grid.mlir
 
 // A hand schedule bound a split's inner rows to blockIdx.x: the outer
 // ones take the next block dimension.
