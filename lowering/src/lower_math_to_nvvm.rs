@@ -196,34 +196,17 @@ fn expand_erf<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     let location = op.location();
     let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: 'math.erf' {why}"));
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
-    let f32 = Type::float32(context);
     let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no operand"))?;
-    let constant =
-        |c: f64| builder.value(arith::constant(context, FloatAttribute::new(context, f32, c).into(), location));
+    let constant = |c: f64| float(&builder, x.r#type(), c);
     let mul = |a, b| builder.value(arith::mulf(a, b, location));
     let add = |a, b| builder.value(arith::addf(a, b, location));
-    let unary = |name: &str, a: Value<'c, 'c>| {
-        OperationBuilder::new(name, location)
-            .add_operands(&[a])
-            .add_results(&[f32])
-            .build()
-            .map(|op| builder.value(op))
-            .map_err(|_| refuse("could not be expanded"))
-    };
-    let horner = |t: Value<'c, 'c>, coefficients: &[f64]| {
-        coefficients
-            .iter()
-            .rev()
-            .skip(1)
-            .fold(constant(*coefficients.last().expect("coefficients")), |sum, &c| add(mul(sum, t), constant(c)))
-    };
-    let magnitude = unary("math.absf", x)?;
+    let magnitude = math(&builder, "math.absf", &[x])?;
     let square = mul(x, x);
-    let series = mul(x, horner(square, &ERF_SERIES));
+    let series = mul(x, horner(&builder, square, &ERF_SERIES));
     let one = constant(1.0);
     let t = builder.value(arith::divf(one, add(one, mul(constant(ERF_P), magnitude)), location));
-    let decay = unary("math.exp", builder.value(arith::negf(square, location)))?;
-    let tail = builder.value(arith::subf(one, mul(mul(t, horner(t, &ERF_A)), decay), location));
+    let decay = math(&builder, "math.exp", &[builder.value(arith::negf(square, location))])?;
+    let tail = builder.value(arith::subf(one, mul(mul(t, horner(&builder, t, &ERF_A)), decay), location));
     let negative = builder.value(arith::cmpf(context, arith::CmpfPredicate::Olt, x, constant(0.0), location));
     let signed_tail = builder.select(negative, builder.value(arith::negf(tail, location)), tail);
     let near_zero = builder.value(arith::cmpf(context, arith::CmpfPredicate::Ole, magnitude, one, location));
@@ -232,6 +215,22 @@ fn expand_erf<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     replace_uses(result.into(), value);
     erase(op);
     Ok(())
+}
+
+/// The float constant `c` of type `r#type`.
+fn float<'c>(builder: &Builder<'c>, r#type: Type<'c>, c: f64) -> Value<'c, 'c> {
+    let context = builder.context;
+    builder.value(arith::constant(context, FloatAttribute::new(context, r#type, c).into(), builder.location))
+}
+
+/// The polynomial c0 + c1 t + c2 t^2 + ... in Horner's form.
+fn horner<'c>(builder: &Builder<'c>, t: Value<'c, 'c>, coefficients: &[f64]) -> Value<'c, 'c> {
+    let location = builder.location;
+    let (last, rest) = coefficients.split_last().expect("coefficients");
+    rest.iter().rev().fold(float(builder, t.r#type(), *last), |sum, &c| {
+        let product = builder.value(arith::mulf(sum, t, location));
+        builder.value(arith::addf(product, float(builder, t.r#type(), c), location))
+    })
 }
 
 /// Builds the math op `name` on `operands`, of the type of the first.
@@ -259,8 +258,7 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no base"))?;
     let exponent: Value<'c, 'c> = op.operand(1).map_err(|_| refuse("has no exponent"))?;
     let r#type = x.r#type();
-    let constant =
-        |c: f64| builder.value(arith::constant(context, FloatAttribute::new(context, r#type, c).into(), location));
+    let constant = |c: f64| float(&builder, r#type, c);
     let compare = |predicate, a, b| builder.value(arith::cmpf(context, predicate, a, b, location));
     let (y, integer, odd) = if name == "math.fpowi" {
         let y = builder.value(arith::sitofp(exponent, r#type, location));
@@ -310,20 +308,37 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     Ok(())
 }
 
-/// `math.asinh` as copysign(log(|x| + sqrt(x^2 + 1)), x): math-expand-ops
-/// takes the log of x + sqrt(x^2 + 1) itself, which for a large negative
-/// x is a difference of near equals (asinh(-100) off by 1e-4).
+/// Taylor coefficients of asinh(x) / x in x^2 ((-1)^n (2n)! / (4^n n!^2
+/// (2n + 1))), to n = 6: below |x| = 1/4 the first term left out is 5e-11.
+const ASINH_SERIES: [f64; 7] =
+    [1.0, -1.0 / 6.0, 3.0 / 40.0, -5.0 / 112.0, 35.0 / 1152.0, -63.0 / 2816.0, 231.0 / 13312.0];
+
+/// `math.asinh` as copysign(log(|x| + sqrt(x^2 + 1)), x) (log(2 |x|) above
+/// 2^12), and its series below |x| = 1/4, where the log of a sum near 1 keeps too few of x's
+/// digits: math-expand-ops takes the log of x + sqrt(x^2 + 1) itself,
+/// which for a large negative x is a difference of near equals
+/// (asinh(-100) off by 1e-4), and 0 for x = 1e-8.
 fn expand_asinh<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = op.location();
     let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: 'math.asinh' {why}"));
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
     let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no operand"))?;
-    let one = builder.value(arith::constant(context, FloatAttribute::new(context, x.r#type(), 1.0).into(), location));
     let magnitude = math(&builder, "math.absf", &[x])?;
     let square = builder.value(arith::mulf(x, x, location));
+    let one = float(&builder, x.r#type(), 1.0);
     let root = math(&builder, "math.sqrt", &[builder.value(arith::addf(square, one, location))])?;
-    let log = math(&builder, "math.log", &[builder.value(arith::addf(magnitude, root, location))])?;
-    let value = math(&builder, "math.copysign", &[log, x])?;
+    // Above 2^12, x^2 + 1 is x^2 in f32, and x^2 overflows from 2^64:
+    // log(2 |x|) = log |x| + ln 2.
+    let compare = |predicate, a, b| builder.value(arith::cmpf(context, predicate, a, b, location));
+    let large = compare(arith::CmpfPredicate::Ogt, magnitude, float(&builder, x.r#type(), 4096.0));
+    let sum = builder.select(large, magnitude, builder.value(arith::addf(magnitude, root, location)));
+    let log = math(&builder, "math.log", &[sum])?;
+    let doubled = builder.value(arith::addf(log, float(&builder, x.r#type(), std::f64::consts::LN_2), location));
+    let far = math(&builder, "math.copysign", &[builder.select(large, doubled, log), x])?;
+    let near = builder.value(arith::mulf(x, horner(&builder, square, &ASINH_SERIES), location));
+    let quarter = float(&builder, x.r#type(), 0.25);
+    let small = compare(arith::CmpfPredicate::Olt, magnitude, quarter);
+    let value = builder.select(small, near, far);
     let result = op.result(0).map_err(|_| refuse("has no result"))?;
     replace_uses(result.into(), value);
     erase(op);
