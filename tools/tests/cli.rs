@@ -107,6 +107,25 @@ fn bench_rejects_bad_problems_and_kernels() {
     );
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "18446744073709551615"]), "8 GiB");
     fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--reps", "0"]), "from 1 to 100000");
+    fails_with(&bench(&["--op", "spmm", "--matrix", matrix, "--feat", "4,8,4"]), "--feat lists 4 twice");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--tune", "--emit", "stage1"]),
+        "--tune times the runs, and --emit makes none",
+    );
+    // A configuration's values are checked for every feature size before
+    // the first runs.
+    let config = temp_file("block0.cfg", "[feat 8]\nformat=csr\n[feat 4]\nformat=bsr\nblock=0\n");
+    let output = bench(&["--op", "spmm", "--matrix", matrix, "--feat", "8,4", "--config", &config, "--reps", "1"]);
+    fails_with(&output, "--config, for feat 4: --block (block: the bsr block size) must be at least 1");
+    assert!(output.stdout.is_empty(), "{}", String::from_utf8_lossy(&output.stdout));
+    // A search that fails leaves no empty configuration behind.
+    let saved = std::env::temp_dir().join(format!("sptir-cli-{}-failed.cfg", std::process::id()));
+    let saved_path = saved.display().to_string();
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", matrix, "--tune", "--tolerance", "0", "--save-config", &saved_path]),
+        "no candidate verified",
+    );
+    assert!(!saved.exists(), "a failed --tune left {saved_path}");
     fails_with(
         &bench(&["--op", "spmm", "--matrix", matrix, "--emit", "ptx", "--row-spmm", "1,2048,1"]),
         "at most 1024",

@@ -554,7 +554,12 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             run_pipeline(&context, &mut module, &pipeline)?;
         }
         if let Emit::Ptx = emit {
-            for text in ptx_of(&module) {
+            let texts = ptx_of(&module);
+            if texts.is_empty() {
+                // (A hyb program of empty buckets only.)
+                eprintln!("sptir-bench: no GPU kernel to print: the program launches none for this matrix");
+            }
+            for text in texts {
                 println!("{text}");
             }
         } else {
@@ -1023,6 +1028,26 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.ell_panel_slots == 0 {
         return Err("--ell-panel-slots must be at least 1".into());
     }
+    // Also a configuration's values, checked with the command line before
+    // any run (a file's section for another feature size may hold them).
+    if args.format == FormatArg::Bsr && args.block == 0 {
+        return Err("--block (block: the bsr block size) must be at least 1".into());
+    }
+    if args.format == FormatArg::Hyb && args.col_parts == 0 {
+        return Err("--col-parts (col_parts: the hyb column partitions) must be at least 1".into());
+    }
+    if args.format == FormatArg::Hyb && args.bucket_exp > 30 {
+        return Err(format!(
+            "--bucket-exp (bucket_exp: the hyb bucket widths up to 2^k) must be at most 30 (2^k fits in i32), got {}",
+            args.bucket_exp
+        ));
+    }
+    if let Some(feat) = args.feat.iter().enumerate().find_map(|(i, f)| args.feat[..i].contains(f).then_some(f)) {
+        return Err(format!("--feat lists {feat} twice"));
+    }
+    if args.tune && args.emit.is_some() {
+        return Err("--tune times the runs, and --emit makes none: drop one".into());
+    }
     check_pass_names("--stage1", args.stage1.as_deref(), |name| STAGE1_PASSES.contains(&name))?;
     if args.stage1.as_deref().is_some_and(|list| list.contains("decompose-format") && list.contains("rule=")) {
         return Err("--stage1: a built-in rule of decompose-format appends its format's arrays to the kernel's parameters, which the bench does not fill: run that format with --format (the bench converts the matrix itself), or write format_rewrite rules in a --kernel".into());
@@ -1098,12 +1123,17 @@ fn check_options(args: &Args) -> Result<(), String> {
 fn check_environment(args: &Args) -> Result<(), String> {
     if let Some(path) = args.save_config.as_deref() {
         // Refused now, not after the whole search (an existing file keeps
-        // its text until then).
+        // its text until then; a new one is not left empty should the
+        // search fail).
+        let existed = std::path::Path::new(path).exists();
         std::fs::OpenOptions::new()
             .append(true)
             .create(true)
             .open(path)
             .map_err(|e| format!("--save-config: cannot write '{path}': {e}"))?;
+        if !existed {
+            std::fs::remove_file(path).map_err(|e| format!("--save-config: cannot write '{path}': {e}"))?;
+        }
     }
     if args.device == Device::Cuda && args.emit.is_none() {
         sptir_runtime::cuda::check().map_err(|e| format!("--device cuda: {e}"))?;
