@@ -41,7 +41,6 @@ use mlir_sys::{
     mlirRegionTakeBody, MlirAffineExpr, MlirAffineMap,
 };
 use sptir_dialects::sparse_iter;
-use std::collections::HashMap;
 
 pub const PASS: PassDef = PassDef {
     name: "DecomposeFormat",
@@ -105,13 +104,14 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         if !is_iteration(&op) {
             return WalkResult::Advance;
         }
-        let reads: Vec<&Rule> = rules.iter().filter(|rule| accesses(op, rule.source)).collect();
+        let reads: Vec<&Rule> = rules.iter().filter(|rule| loads_from(op, rule.source)).collect();
         if reads.iter().any(|rule| encloses(op, rule.op)) {
             return WalkResult::Advance;
         }
         let reads: Vec<&Rule> = reads.into_iter().filter(|rule| applies(rule, op) && follows(rule.op, op)).collect();
         let Some(first) = reads.first() else { return WalkResult::Skip };
-        if !walks_axes(op, first.source) && nested_iterations(op).into_iter().any(|inner| accesses(inner, first.source))
+        if !walks_axes(op, first.source)
+            && nested_iterations(op).into_iter().any(|inner| loads_from(inner, first.source))
         {
             return WalkResult::Advance;
         }
@@ -136,9 +136,20 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             "decompose-format: no iteration reads the buffer this format_rewrite decomposes (after it, in the same block), so it would do nothing",
         ));
     }
-    let mut copied: HashMap<usize, bool> = HashMap::new();
     for (iteration, reads) in iterations {
         let first = reads[0];
+        // Rules of one source together hold each of its non-zeros once: an
+        // iteration between them would read only those before it.
+        if let Some(later) = rules.iter().find(|rule| {
+            key(rule.source) == key(first.source)
+                && applies(rule, iteration)
+                && after_in_block(rule.op, iteration) == Some(false)
+        }) {
+            return Err(emit_error(
+                iteration.location(),
+                format!("decompose-format: this iteration comes after some format_rewrite rules of the buffer it reads and before another ({}), so it would read only part of it; put the rules together before the iterations they rewrite", crate::ir_query::describe_pair((later.op, later.op))),
+            ));
+        }
         // Each set of rules holds every non-zero of the source once: a
         // built-in set and a written one together would hold it twice.
         if let Some((_, written)) = &named {
@@ -158,7 +169,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             ));
         }
         for rule in &reads {
-            if touches(iteration, rule.source, false) {
+            if stores_to(iteration, rule.source) {
                 return Err(emit_error(
                     iteration.location(),
                     "decompose-format: the iteration writes the buffer that a format_rewrite decomposes; only a buffer it reads can be stored in another format",
@@ -189,14 +200,14 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
                 ));
             }
         }
-        // The copy goes where the rule is: every iteration it rewrites
-        // comes after it there, whichever loops and branches they are in.
+        // A copy right before each iteration it rewrites: whatever runs
+        // between the rule and the iteration (a loop around it, a store
+        // to the source's memory through another buffer) may change the
+        // source, and the copy must see it.
+        let builder = Builder::before(context, iteration)
+            .ok_or_else(|| emit_error(iteration.location(), "iteration is not in a block"))?;
         for rule in &reads {
-            if copied.insert(rule.op.to_raw().ptr as usize, true).is_none() {
-                let builder = Builder::before(context, rule.op)
-                    .ok_or_else(|| emit_error(rule.op.location(), "format_rewrite is not in a block"))?;
-                copy_iteration(context, &builder, rule, &source, &fresh_copy_label(root))?;
-            }
+            copy_iteration(context, &builder, rule, &source, &fresh_copy_label(root))?;
         }
         rewrite(context, iteration, &reads, &source)?;
     }
@@ -304,15 +315,22 @@ fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
 /// Whether `op` comes after `rule` in the rule's block, or is nested in an
 /// op that does.
 fn follows(rule: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let Some(block) = rule.block() else { return false };
+    after_in_block(rule, op) == Some(true)
+}
+
+/// Where `op` is, in the block of `rule`, or nested in an op of it: after
+/// the rule (true) or before it (false); `None` when the rule's block
+/// holds neither.
+fn after_in_block(rule: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> Option<bool> {
+    let block = rule.block()?;
     let mut current = Some(op);
     while let Some(candidate) = current {
         if candidate.block() == Some(block) {
-            return rule.is_before_in_block(candidate);
+            return Some(rule.is_before_in_block(candidate));
         }
         current = candidate.parent_operation();
     }
-    false
+    None
 }
 
 /// Whether `iteration` walks every axis of `buffer`.
@@ -334,23 +352,22 @@ fn nested_iterations<'c>(iteration: OperationRef<'c, 'c>) -> Vec<OperationRef<'c
     nested
 }
 
-/// Whether the body of `iteration` loads or stores `buffer`.
-fn accesses(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
-    touches(iteration, buffer, true)
+/// Whether the body of `iteration` loads `buffer` (an iteration that only
+/// stores to it has nothing to read in another format).
+fn loads_from(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
+    touches(iteration, buffer, "sparse_iter.load", 0)
 }
 
-/// Whether `iteration` stores to `buffer` (or also loads it, with `loads`).
-fn touches(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>, loads: bool) -> bool {
+/// Whether `iteration` stores to `buffer`.
+fn stores_to(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
+    touches(iteration, buffer, "sparse_iter.store", 1)
+}
+
+/// Whether an op `name` under `iteration` has `buffer` as operand `index`.
+fn touches(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>, name: &str, index: usize) -> bool {
     let mut found = false;
     iteration.walk(WalkOrder::PreOrder, |op| {
-        let name = op.name();
-        let name = name.as_string_ref().as_str().unwrap_or_default();
-        let operand = match name {
-            "sparse_iter.load" if loads => op.operand(0).ok(),
-            "sparse_iter.store" => op.operand(1).ok(),
-            _ => None,
-        };
-        if operand.is_some_and(|operand| operand == buffer) {
+        if op.name().as_string_ref().as_str() == Ok(name) && op.operand(index).is_ok_and(|operand| operand == buffer) {
             found = true;
             return WalkResult::Interrupt;
         }

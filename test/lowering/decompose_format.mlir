@@ -43,9 +43,9 @@
 // LOWERED: scf.while
 // LOWERED: sptir.label = "copy0.
 
-// Two sources, a copy each, where its rule was: the copies have labels
-// of their own, for a schedule to name one.
+// Two sources, a copy each, right before the iteration that reads it:
+// the copies have labels of their own, for a schedule to name one.
 // TWO: sparse_iter.iterate "copy0"
-// TWO: sparse_iter.iterate "copy1"
 // TWO: sparse_iter.iterate "ya.0"
+// TWO: sparse_iter.iterate "copy1"
 // TWO: sparse_iter.iterate "zd.0"

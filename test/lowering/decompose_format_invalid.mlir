@@ -125,3 +125,33 @@ func.func @rule_nobody_reads(%a: memref<?xf32>, %b: memref<?xf32>, %y: memref<?x
   }
   return
 }
+
+// -----
+
+// Two rules split A between them; an iteration between the rules would
+// read only the first's part.
+func.func @reader_between_rules(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %z: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %two = arith.constant 2 : index
+  %K = sparse_iter.dense_fixed %two
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %C = sparse_iter.match_buffer %c [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Z = sparse_iter.match_buffer %z [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)> {sptir.exact}
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{decompose-format: this iteration comes after some format_rewrite rules of the buffer it reads and before another (the sparse_iter.format_rewrite at line}}
+  sparse_iter.iterate "r1" [%I] "S" body {
+  ^bb0(%i: index):
+    %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %v, %Z[%i] : !sparse_iter.buffer<1, f32>
+  }
+  sparse_iter.format_rewrite %A -> %C map affine_map<(i) -> (i - 2)> inverse affine_map<(k) -> (k + 2)> {sptir.exact}
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "r2" [%I] "S" body {
+  ^bb0(%i: index):
+    %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %v, %Z[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}

@@ -68,10 +68,11 @@ func.func @rule_after_writer(%a: memref<?xf32>, %b: memref<?xf32>, %z: memref<?x
 }
 
 // A rule before "batch" is for the iteration nested in it, which walks
-// A's axes ("batch" does not); the copy stays where the rule was.
+// A's axes ("batch" does not); the copy goes right before that iteration,
+// where it sees what every step of the batch wrote before it.
 // CHECK-LABEL: func.func @rule_before_nest
-//       CHECK:   sparse_iter.iterate "copy2"
 //       CHECK:   sparse_iter.iterate "batch"
+//       CHECK:     sparse_iter.iterate "copy2"
 //       CHECK:     sparse_iter.iterate "inner.0"
 //   CHECK-NOT:   format_rewrite
 func.func @rule_before_nest(%a: memref<?xf32>, %b: memref<?xf32>, %y: memref<?xf32>, %t: index, %m: index) {
@@ -90,6 +91,34 @@ func.func @rule_before_nest(%a: memref<?xf32>, %b: memref<?xf32>, %y: memref<?xf
       %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
       sparse_iter.store %v, %Y[%s, %i] : !sparse_iter.buffer<2, f32>
     }
+  }
+  return
+}
+
+// A store to A's memory through another buffer of it, between the rule and
+// the reader: the copy comes after it, right before the reader.
+// CHECK-LABEL: func.func @writer_through_alias
+//       CHECK:   sparse_iter.iterate "w"
+//       CHECK:   sparse_iter.iterate "copy3"
+//       CHECK:   sparse_iter.iterate "r.0"
+func.func @writer_through_alias(%a: memref<?xf32>, %b: memref<?xf32>, %z: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %A2 = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Z = sparse_iter.match_buffer %z [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)> {sptir.exact}
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "w" [%I] "S" body {
+  ^bb0(%i: index):
+    %ten = arith.constant 10.0 : f32
+    sparse_iter.store %ten, %A2[%i] : !sparse_iter.buffer<1, f32>
+  }
+  sparse_iter.iterate "r" [%I] "S" body {
+  ^bb0(%i: index):
+    %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    sparse_iter.store %v, %Z[%i] : !sparse_iter.buffer<1, f32>
   }
   return
 }

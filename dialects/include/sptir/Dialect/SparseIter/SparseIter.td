@@ -276,15 +276,16 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     target slot whose inverse coordinate is out of the source's range is
     padding.
 
-    `decompose-format` consumes the rules: it emits a copy iteration per
-    rule (marked `preprocess`), where the rule is, that fills the target
-    from the source, and rewrites every iteration that reads the source
-    after the rule (in the rule's block, or nested in an op after it
-    there; inside an iteration that does not walk the source's axes, the
-    nested ones that do) into one iteration per rule over the target's
-    axes. An iteration before the rule, or outside its block, reads the
-    source as it is: a rule may follow the iteration that computes the
-    source. A target axis is a reduction where its map
+    `decompose-format` consumes the rules: it rewrites every iteration that
+    reads the source after the rule (in the rule's block, or nested in an
+    op after it there; inside an iteration that does not walk the source's
+    axes, the nested ones that do) into one iteration per rule over the
+    target's axes, each after a copy iteration (marked `preprocess`) that
+    fills the target from the source right before it, so that it sees
+    every earlier write of the source's memory. An iteration before the
+    rule, or outside its block, reads the source as it is: a rule may
+    follow the iteration that computes the source. The rules of one source
+    go together: an iteration between two of them is refused. A target axis is a reduction where its map
     result depends on a reduction axis, or where the discardable attribute
     `repeats` (an array of target axis positions) says several of its
     positions may hold one source coordinate (a long row split over several
