@@ -104,10 +104,14 @@ pub fn split_accumulation<'c>(
     Ok(Split { terms, init, place: place.to_vec(), element_type, dead })
 }
 
-/// The length of a 1-D vector type; `None` for scalars.
+/// The length of a 1-D vector type (1 for a 0-D one); `None` for scalars.
 pub fn vector_lanes(r#type: Type<'_>) -> Option<i64> {
+    let raw = r#type.to_raw();
     unsafe {
-        mlir_sys::mlirTypeIsAVector(r#type.to_raw()).then(|| mlir_sys::mlirShapedTypeGetDimSize(r#type.to_raw(), 0))
+        mlir_sys::mlirTypeIsAVector(raw).then(|| match mlir_sys::mlirShapedTypeGetRank(raw) {
+            0 => 1,
+            _ => mlir_sys::mlirShapedTypeGetDimSize(raw, 0),
+        })
     }
 }
 
@@ -125,9 +129,9 @@ pub fn vector_shape(r#type: Type<'_>) -> Option<Vec<i64>> {
 
 /// The scalar type of a vector type's elements, or the scalar type itself.
 pub fn scalar_type(r#type: Type<'_>) -> Type<'_> {
-    match vector_lanes(r#type) {
-        Some(_) => unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw())) },
-        None => r#type,
+    match unsafe { mlir_sys::mlirTypeIsAVector(r#type.to_raw()) } {
+        true => unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(r#type.to_raw())) },
+        false => r#type,
     }
 }
 

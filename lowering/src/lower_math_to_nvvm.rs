@@ -26,7 +26,7 @@
 use crate::{
     accumulation_chain::{scalar_type, vector_shape},
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::op_name,
+    ir_query::{constant_index, constant_of, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -36,7 +36,7 @@ use melior::{
             DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
         },
         operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
-        Attribute, Identifier, Type, Value, ValueLike,
+        Attribute, Identifier, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -131,6 +131,9 @@ fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     let result = op.result(0).map_err(|_| refuse("has no result"))?;
     let r#type = result.r#type();
     let shape = vector_shape(r#type).ok_or_else(|| refuse("is not on vectors"))?;
+    if unsafe { mlir_sys::mlirVectorTypeIsScalable(r#type.to_raw()) } {
+        return Err(refuse("is on a scalable vector, which GPU code does not have"));
+    }
     if op.result_count() != 1 || shape.iter().any(|&extent| extent < 1) {
         return Err(refuse("has a result that is not one vector of a fixed shape"));
     }
@@ -259,6 +262,40 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     let exponent: Value<'c, 'c> = op.operand(1).map_err(|_| refuse("has no exponent"))?;
     let r#type = x.r#type();
     let constant = |c: f64| float(&builder, r#type, c);
+    // A constant integer power (x^2, x^3 in GELU) is multiplications, as
+    // exact as arithmetic gets and on f64 too; x^0.5 a square root.
+    let integer_exponent = match name.as_str() {
+        "math.fpowi" => constant_index(exponent),
+        _ => constant_float(exponent).filter(|y| y.fract() == 0.0 && y.abs() <= 64.0).map(|y| y as i64),
+    };
+    let exact = match (integer_exponent.filter(|n| n.unsigned_abs() <= 64), constant_float(exponent)) {
+        (Some(n), _) => Some(integer_power(&builder, x, n)),
+        (None, Some(y)) if y.abs() == 0.5 => {
+            // pow(-0, 0.5) is +0 and pow(-inf, 0.5) +inf, where sqrt gives
+            // -0 and NaN.
+            let root = math(&builder, "math.sqrt", &[x])?;
+            let unsigned = builder.value(arith::addf(root, constant(0.0), location));
+            let minus_infinity = builder.value(arith::cmpf(
+                context,
+                arith::CmpfPredicate::Oeq,
+                x,
+                constant(f64::NEG_INFINITY),
+                location,
+            ));
+            let root = builder.select(minus_infinity, constant(f64::INFINITY), unsigned);
+            Some(match y < 0.0 {
+                true => builder.value(arith::divf(constant(1.0), root, location)),
+                false => root,
+            })
+        }
+        _ => None,
+    };
+    if let Some(value) = exact {
+        let result = op.result(0).map_err(|_| refuse("has no result"))?;
+        replace_uses(result.into(), value);
+        erase(op);
+        return Ok(());
+    }
     let compare = |predicate, a, b| builder.value(arith::cmpf(context, predicate, a, b, location));
     let (y, integer, odd) = if name == "math.fpowi" {
         let y = builder.value(arith::sitofp(exponent, r#type, location));
@@ -308,6 +345,33 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     Ok(())
 }
 
+/// x^n by squaring: |n| - 1 + log2 |n| multiplications at most, a
+/// reciprocal for a negative n; x^0 is 1, NaN included.
+fn integer_power<'c>(builder: &Builder<'c>, x: Value<'c, 'c>, n: i64) -> Value<'c, 'c> {
+    let location = builder.location;
+    let one = float(builder, x.r#type(), 1.0);
+    let (mut power, mut base, mut rest) = (None, x, n.unsigned_abs());
+    while rest > 0 {
+        if rest & 1 == 1 {
+            power = Some(power.map_or(base, |p| builder.value(arith::mulf(p, base, location))));
+        }
+        rest >>= 1;
+        if rest > 0 {
+            base = builder.value(arith::mulf(base, base, location));
+        }
+    }
+    match (power, n < 0) {
+        (None, _) => one,
+        (Some(p), true) => builder.value(arith::divf(one, p, location)),
+        (Some(p), false) => p,
+    }
+}
+
+/// The float `value` is, if an `arith.constant` defines it.
+fn constant_float(value: Value<'_, '_>) -> Option<f64> {
+    constant_of(value).and_then(|a| FloatAttribute::try_from(a).ok()).map(|f| f.value())
+}
+
 /// Taylor coefficients of asinh(x) / x in x^2 ((-1)^n (2n)! / (4^n n!^2
 /// (2n + 1))), to n = 6: below |x| = 1/4 the first term left out is 5e-11.
 const ASINH_SERIES: [f64; 7] =
@@ -350,8 +414,12 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let location = op.location();
     let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
     let result = op.result(0).map_err(|_| refuse("has no result"))?;
-    let element = result.r#type();
     let (f32, f64) = (Type::float32(context), Type::float64(context));
+    // f16 and bf16 compute in f32 (math-extend-to-supported-types widens
+    // the others, not fma): their products are exact in f32, and the sum
+    // rounds in f32 and then to the narrow type.
+    let narrow = result.r#type();
+    let element = if narrow.is_f16() || narrow.is_bf16() { f32 } else { narrow };
     let mapping = mapping(&name).ok_or_else(|| {
         refuse("has no lowering on the GPU without CUDA's libdevice; write it with the ops that have one (abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf; on f64 the exact ones) and arith")
     })?;
@@ -362,7 +430,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
         // log at the op's own location: the op at the location may be one.
         mapping.f64.ok_or_else(|| refuse("on f64 (the op here, or what math-expand-ops writes an op here with: tanh, powf, sinh, cosh, ... on f64 use exp and log) has no lowering on the GPU without CUDA's libdevice (f32 has one)"))?
     } else {
-        return Err(refuse("is lowered on the GPU for f32 and f64 only, scalars or vectors"));
+        return Err(refuse("is lowered on the GPU for f16, bf16, f32 and f64 only, scalars or vectors"));
     };
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
     let scale = |value: Value<'c, 'c>, factor: f64| {
@@ -370,7 +438,13 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
             builder.value(arith::constant(context, FloatAttribute::new(context, f32, factor).into(), location));
         builder.value(arith::mulf(value, factor, location))
     };
-    let mut operands: Vec<Value<'c, 'c>> = op.operands().collect();
+    let mut operands: Vec<Value<'c, 'c>> = op
+        .operands()
+        .map(|operand| match operand.r#type() == element {
+            true => operand,
+            false => builder.value(arith::extf(operand, element, location)),
+        })
+        .collect();
     if let Scale::Before(factor) = mapping.scale {
         operands[0] = scale(operands[0], factor);
     }
@@ -390,6 +464,9 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let mut value = builder.value(call);
     if let Scale::After(factor) = mapping.scale {
         value = scale(value, factor);
+    }
+    if narrow != element {
+        value = builder.value(arith::truncf(value, narrow, location));
     }
     replace_uses(result.into(), value);
     erase(op);

@@ -1,7 +1,7 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))' | FileCheck %s
 // RUN: sptir-opt %S/Inputs/tanh_f64.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(math-expand-ops,lower-math-to-nvvm))'
 // RUN: sptir-opt %S/Inputs/ceil_vector.mlir --pass-pipeline='builtin.module(gpu.module(math-expand-ops{ops=tan,tanh,sinh,cosh,asinh,acosh,atanh,powf,fpowi,rsqrt,ctlz,clampf},lower-math-to-nvvm))' | FileCheck %S/Inputs/ceil_vector.mlir
-// RUN: sptir-opt %S/Inputs/ceil_f16.mlir --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))'
+// RUN: sptir-opt %S/Inputs/ceil_f16.mlir --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))' | FileCheck %S/Inputs/ceil_f16.mlir
 // RUN: sptir-opt %S/../../tools/tests/inputs/roundings.mlir --sptir-to-gpu | FileCheck %s --check-prefix=PTX
 
 // Through the whole GPU pipeline, ceil, round, roundeven and fma are the
@@ -194,5 +194,57 @@ gpu.module @kernels {
     %q = math.fpowi %x, %n : f32, i32
     %s = math.asinh %x : f32
     gpu.return %p, %q, %s : f32, f32, f32
+  }
+}
+
+// -----
+
+// Constant exponents are exact: integer powers by multiplication (on f64
+// too), x^0.5 a square root with pow's +0 and +inf, x^0 one.
+// CHECK-LABEL: gpu.func @constant_powers
+//       CHECK:   %[[SQUARE:.*]] = arith.mulf %arg0, %arg0 : f32
+//       CHECK:   %[[CUBE:.*]] = arith.mulf %arg0, %[[SQUARE]] : f32
+//       CHECK:   %[[D2:.*]] = arith.mulf %arg1, %arg1 : f64
+//       CHECK:   %[[INVERSE:.*]] = arith.divf %{{.*}}, %[[D2]] : f64
+//       CHECK:   %[[ROOT:.*]] = llvm.call_intrinsic "llvm.sqrt.f32"(%arg0)
+//       CHECK:   arith.addf %[[ROOT]], %{{.*}} : f32
+//       CHECK:   arith.select
+//   CHECK-NOT:   lg2
+//       CHECK:   gpu.return %[[CUBE]], %[[INVERSE]], %{{.*}}, %{{.*}} : f32, f64, f32, f32
+gpu.module @kernels {
+  gpu.func @constant_powers(%x: f32, %d: f64) -> (f32, f64, f32, f32) {
+    %three = arith.constant 3.0 : f32
+    %p = math.powf %x, %three : f32
+    %n = arith.constant -2 : i32
+    %q = math.fpowi %d, %n : f64, i32
+    %half = arith.constant 0.5 : f32
+    %r = math.powf %x, %half : f32
+    %zero = arith.constant 0.0 : f32
+    %z = math.powf %x, %zero : f32
+    gpu.return %p, %q, %r, %z : f32, f64, f32, f32
+  }
+}
+
+// -----
+
+// A 0-D vector has one element.
+// CHECK-LABEL: gpu.func @zero_d
+//       CHECK:   %[[E:.*]] = vector.extract %arg0[] : f32 from vector<f32>
+//       CHECK:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+//       CHECK:   vector.from_elements %{{.*}} : vector<f32>
+gpu.module @kernels {
+  gpu.func @zero_d(%x: vector<f32>) -> vector<f32> {
+    %e = math.exp %x : vector<f32>
+    gpu.return %e : vector<f32>
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @scalable(%x: vector<[4]xf32>) -> vector<[4]xf32> {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.exp' is on a scalable vector, which GPU code does not have}}
+    %e = math.exp %x : vector<[4]xf32>
+    gpu.return %e : vector<[4]xf32>
   }
 }

@@ -1,8 +1,26 @@
-// A math op on a type without a lowering is named where it is written.
+// f16 and bf16 compute in f32 (fma, which math-extend-to-supported-types
+// leaves narrow); a type without a lowering is named where it is written.
+// CHECK-LABEL: gpu.func @narrow
+//       CHECK:   arith.extf %arg0 : f16 to f32
+//       CHECK:   %[[F:.*]] = llvm.call_intrinsic "llvm.fma.f32"
+//       CHECK:   arith.truncf %[[F]] : f32 to f16
+//       CHECK:   arith.extf %{{.*}} : bf16 to f32
+//       CHECK:   llvm.call_intrinsic "llvm.ceil.f32"
+//       CHECK:   arith.truncf %{{.*}} : f32 to bf16
 gpu.module @kernels {
-  gpu.func @f16_ceil(%x: vector<4xf16>) -> vector<4xf16> {
-    // expected-error@+1 {{'math.ceil' is lowered on the GPU for f32 and f64 only, scalars or vectors}}
-    %c = math.ceil %x : vector<4xf16>
-    gpu.return %c : vector<4xf16>
+  gpu.func @narrow(%x: f16, %b: bf16) -> (f16, bf16) {
+    %f = math.fma %x, %x, %x : f16
+    %c = math.ceil %b : bf16
+    gpu.return %f, %c : f16, bf16
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @f128_ceil(%x: f128) -> f128 {
+    // expected-error@+1 {{'math.ceil' is lowered on the GPU for f16, bf16, f32 and f64 only, scalars or vectors}}
+    %c = math.ceil %x : f128
+    gpu.return %c : f128
   }
 }

@@ -61,12 +61,19 @@ func.func @math(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
     // asinh of either sign.
     %three = arith.constant 3.0 : f32
     %cube = math.powf %v, %three : f32
+    // The same exponent known only at run time (0 x + 3): 2^(3 log2 |x|)
+    // with the sign of an odd power.
+    %zero = arith.constant 0.0 : f32
+    %none = arith.mulf %v, %zero : f32
+    %y3 = arith.addf %none, %three : f32
+    %cube2 = math.powf %v, %y3 : f32
     %two = arith.constant 2 : i32
     %square = math.fpowi %v, %two : f32, i32
     %as = math.asinh %w : f32
     %s14 = arith.addf %s13, %tn : f32
     %s15 = arith.addf %s14, %cube : f32
-    %s16 = arith.addf %s15, %square : f32
+    %s15b = arith.addf %s15, %cube2 : f32
+    %s16 = arith.addf %s15b, %square : f32
     %s17 = arith.addf %s16, %as : f32
     sparse_iter.store %s17, %Y[%i] : !sparse_iter.buffer<1, f32>
   }

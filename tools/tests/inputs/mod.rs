@@ -111,7 +111,7 @@ pub fn math_functions(x: f32) -> f64 {
         + a1.powf(1.5)
         + roundings(x)
         + ((x * 0.25) as f64).tan()
-        + v.powi(3)
+        + 2.0 * v.powi(3)
         + v.powi(2)
         + ((x * 2.5) as f64).asinh()
 }
