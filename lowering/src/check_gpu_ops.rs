@@ -12,15 +12,15 @@
 //! scope "local") that CUDA cannot give it: one of a run-time size
 //! becomes PTX's dynamic `alloca`, on a stack whose size the driver fixes
 //! before the launch without knowing it (1 KiB a thread unless raised),
-//! so a large one overruns it; one over 512 KiB is more than a thread's
-//! local memory can hold.
+//! so a large one overruns it; over 512 KiB in one launch or function (a
+//! buffer or all of them) is more than a thread's local memory can hold.
 
 use crate::{
     ir_query::{byte_size, op_name, static_shape, symbol_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
-    attribute::FlatSymbolRefAttribute,
+    attribute::{FlatSymbolRefAttribute, IntegerAttribute},
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     r#type::{MemRefType, ShapedTypeLike},
     RegionLike, ValueLike,
@@ -56,6 +56,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut pending = launches;
     while let Some(code) = pending.pop() {
         let mut refused = None;
+        // The bytes of the thread buffers seen so far in this code.
+        let mut stack = 0i64;
         code.walk(WalkOrder::PreOrder, |op| {
             let op = unsafe { OperationRef::from_raw(op.to_raw()) };
             let name = op_name(&op);
@@ -65,8 +67,15 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                 return WalkResult::Interrupt;
             }
             if name == "memref.alloca" {
-                if let Some(problem) = thread_buffer_problem(op) {
-                    refused = Some((op, problem));
+                match thread_buffer_bytes(op) {
+                    Err(problem) => {
+                        refused = Some((op, problem));
+                        return WalkResult::Interrupt;
+                    }
+                    Ok(bytes) => stack = stack.saturating_add(bytes),
+                }
+                if stack > MAX_THREAD_BYTES {
+                    refused = Some((op, format!("the buffers of each thread (memref.alloca, scope \"local\") here take {stack} bytes with this one, but a GPU thread's local memory holds at most {MAX_THREAD_BYTES} bytes; use scope \"global\" or smaller buffers")));
                     return WalkResult::Interrupt;
                 }
             }
@@ -103,30 +112,33 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// CUDA's limit on a thread's local memory (its stack frame).
 const MAX_THREAD_BYTES: i64 = 512 * 1024;
 
-/// Why the buffer `alloca` makes for each thread cannot live on the
-/// thread's stack, if it cannot. A buffer in GPU workgroup memory is not
-/// on the stack; neither is one whose type this pass cannot read.
-fn thread_buffer_problem(alloca: OperationRef<'_, '_>) -> Option<String> {
-    let r#type = MemRefType::try_from(alloca.result(0).ok()?.r#type()).ok()?;
-    if r#type.memory_space().is_some() {
-        return None;
+/// The bytes of the buffer `alloca` makes on each thread's stack, or why it
+/// cannot be there. A buffer in GPU workgroup memory is not on the stack
+/// (0 bytes); one of an element this pass cannot size counts as none.
+fn thread_buffer_bytes(alloca: OperationRef<'_, '_>) -> Result<i64, String> {
+    let Some(r#type) = alloca.result(0).ok().and_then(|r| MemRefType::try_from(r.r#type()).ok()) else { return Ok(0) };
+    let workgroup = r#type.memory_space().is_some_and(|space| {
+        space.to_string().contains("workgroup")
+            || IntegerAttribute::try_from(space).is_ok_and(|number| number.value() == 3)
+    });
+    if workgroup {
+        return Ok(0);
     }
     let Some(shape) = static_shape(r#type) else {
-        return Some(
+        return Err(
             "a buffer of each thread (memref.alloca, scope \"local\") has a size known only at run time; CUDA \
              sizes a thread's stack before the launch, so give it a size known when compiling (a constant, or \
              specialize-arguments on the index arguments its size comes from)"
                 .to_string(),
         );
     };
-    let bytes = shape
-        .iter()
-        .try_fold(byte_size(r#type.element())?, |bytes, &extent| bytes.checked_mul(extent))
-        .unwrap_or(i64::MAX);
-    (bytes > MAX_THREAD_BYTES).then(|| {
-        format!(
+    let Some(element) = byte_size(r#type.element()) else { return Ok(0) };
+    let bytes = shape.iter().try_fold(element, |bytes, &extent| bytes.checked_mul(extent)).unwrap_or(i64::MAX);
+    match bytes > MAX_THREAD_BYTES {
+        true => Err(format!(
             "a buffer of each thread (memref.alloca, scope \"local\") takes {bytes} bytes, but a GPU thread's local \
              memory holds at most {MAX_THREAD_BYTES} bytes; use scope \"global\" or a smaller buffer"
-        )
-    })
+        )),
+        false => Ok(bytes),
+    }
 }

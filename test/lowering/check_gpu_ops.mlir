@@ -108,3 +108,26 @@ func.func @kernel_calls_scratch(%x: memref<?xf64>) {
   }
   return
 }
+
+// -----
+
+// All of a launch's thread buffers together, in any memory space but the
+// block's workgroup memory.
+func.func @thread_buffers_together(%x: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %shared = memref.alloca() : memref<131072xf32, #gpu.address_space<workgroup>>
+    %one = memref.alloca() : memref<100000xf32>
+    // expected-error@+1 {{check-gpu-ops: the buffers of each thread (memref.alloca, scope "local") here take 800000 bytes with this one, but a GPU thread's local memory holds at most 524288 bytes}}
+    %two = memref.alloca() : memref<100000xf32, #gpu.address_space<private>>
+    %v = memref.load %one[%tx] : memref<100000xf32>
+    %w = memref.load %two[%tx] : memref<100000xf32, #gpu.address_space<private>>
+    %u = memref.load %shared[%tx] : memref<131072xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %v, %w : f32
+    %t = arith.addf %s, %u : f32
+    memref.store %t, %x[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
