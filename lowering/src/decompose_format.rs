@@ -138,10 +138,20 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     }
     for (iteration, reads) in iterations {
         let first = reads[0];
-        // Rules of one source together hold each of its non-zeros once: an
-        // iteration between them would read only those before it.
+        // Rules of one source together hold each of its non-zeros once
+        // (the written ones, or a built-in rule's): an iteration between
+        // them would read only those before it, and one after rules in
+        // two blocks (outside and inside a loop) would read it twice.
+        let written = |rule: &Rule| named.as_ref().is_none_or(|(_, written)| written.contains(&rule.op));
+        if let Some(other) = reads.iter().find(|rule| rule.op.block() != first.op.block()) {
+            return Err(emit_error(
+                iteration.location(),
+                format!("decompose-format: this iteration comes after format_rewrite rules of the buffer it reads in two blocks ({}), which would each hold its non-zeros; put the rules of one buffer in one block", crate::ir_query::describe_pair((first.op, other.op))),
+            ));
+        }
         if let Some(later) = rules.iter().find(|rule| {
             key(rule.source) == key(first.source)
+                && written(rule) == written(first)
                 && applies(rule, iteration)
                 && after_in_block(rule.op, iteration) == Some(false)
         }) {

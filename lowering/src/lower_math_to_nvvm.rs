@@ -36,7 +36,7 @@ use melior::{
             DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
         },
         operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
-        Attribute, Identifier, Type, TypeLike, Value, ValueLike,
+        Attribute, AttributeLike, Identifier, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -107,6 +107,11 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             scalarize(context, op)?;
         }
     }
+    for op in math_ops() {
+        if op_name(&op) != "math.fma" && op.result(0).is_ok_and(|r| is_narrow(r.r#type())) {
+            widen(context, op)?;
+        }
+    }
     // Expansions first: the math ops they write are lowered with the rest.
     for op in math_ops() {
         match op_name(&op).as_str() {
@@ -155,7 +160,11 @@ fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
         let position: Attribute<'c> = DenseI64ArrayAttribute::new(context, &position).into();
         let elements: Vec<Value<'c, 'c>> = operands
             .iter()
-            .map(|&operand| builder.value(vector::extract(context, operand, &[], position, location)))
+            .map(|&operand| match splat_of(operand) {
+                // A constant stays one, for the exact powers to see.
+                Some(splat) => builder.value(arith::constant(context, splat, location)),
+                None => builder.value(vector::extract(context, operand, &[], position, location)),
+            })
             .collect();
         let lane = OperationBuilder::new(&name, location)
             .add_operands(&elements)
@@ -169,6 +178,51 @@ fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     replace_uses(result.into(), value);
     erase(op);
     Ok(())
+}
+
+/// Whether `r#type` is a float that the GPU's math computes in f32.
+fn is_narrow(r#type: Type<'_>) -> bool {
+    r#type.is_f16() || r#type.is_bf16()
+}
+
+/// Computes the math op `op` on f16 or bf16 in f32, as
+/// math-extend-to-supported-types does (but for fma, whose f32 result
+/// would round twice: PTX has fma.rn.f16 and fma.rn.bf16).
+fn widen<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let name = op_name(&op);
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    let f32 = Type::float32(context);
+    let operands: Vec<Value<'c, 'c>> = op
+        .operands()
+        .map(|operand| match is_narrow(operand.r#type()) {
+            true => builder.value(arith::extf(operand, f32, location)),
+            false => operand,
+        })
+        .collect();
+    let attributes: Vec<_> = op.attributes().collect();
+    let wide = OperationBuilder::new(&name, location)
+        .add_operands(&operands)
+        .add_results(&[f32])
+        .add_attributes(&attributes)
+        .build()
+        .map_err(|_| refuse("could not be computed in f32"))?;
+    let value = builder.value(arith::truncf(builder.value(wide), result.r#type(), location));
+    replace_uses(result.into(), value);
+    erase(op);
+    Ok(())
+}
+
+/// The element of a constant vector `value` whose elements are all one.
+fn splat_of<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
+    let dense = constant_of(value)?;
+    unsafe {
+        (mlir_sys::mlirAttributeIsADenseElements(dense.to_raw())
+            && mlir_sys::mlirDenseElementsAttrIsSplat(dense.to_raw()))
+        .then(|| Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(dense.to_raw())))
+    }
 }
 
 /// Taylor coefficients of erf(x) / x in x^2 (2/sqrt(pi) (-1)^n / (n!
@@ -269,7 +323,7 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
         _ => constant_float(exponent).filter(|y| y.fract() == 0.0 && y.abs() <= 64.0).map(|y| y as i64),
     };
     let exact = match (integer_exponent.filter(|n| n.unsigned_abs() <= 64), constant_float(exponent)) {
-        (Some(n), _) => Some(integer_power(&builder, x, n)),
+        (Some(n), _) => Some(integer_power(&builder, x, n)?),
         (None, Some(y)) if y.abs() == 0.5 => {
             // pow(-0, 0.5) is +0 and pow(-inf, 0.5) +inf, where sqrt gives
             // -0 and NaN.
@@ -347,7 +401,7 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
 
 /// x^n by squaring: |n| - 1 + log2 |n| multiplications at most, a
 /// reciprocal for a negative n; x^0 is 1, NaN included.
-fn integer_power<'c>(builder: &Builder<'c>, x: Value<'c, 'c>, n: i64) -> Value<'c, 'c> {
+fn integer_power<'c>(builder: &Builder<'c>, x: Value<'c, 'c>, n: i64) -> Result<Value<'c, 'c>, PassFailed> {
     let location = builder.location;
     let one = float(builder, x.r#type(), 1.0);
     let (mut power, mut base, mut rest) = (None, x, n.unsigned_abs());
@@ -360,11 +414,20 @@ fn integer_power<'c>(builder: &Builder<'c>, x: Value<'c, 'c>, n: i64) -> Value<'
             base = builder.value(arith::mulf(base, base, location));
         }
     }
-    match (power, n < 0) {
-        (None, _) => one,
-        (Some(p), true) => builder.value(arith::divf(one, p, location)),
-        (Some(p), false) => p,
+    let Some(power) = power else { return Ok(one) };
+    if n > 0 {
+        return Ok(power);
     }
+    // Where x^|n| overflows, (1/x)^|n| may still be a subnormal (8192^-10
+    // is 7e-40, not 1/inf = 0).
+    let inverse = integer_power(builder, builder.value(arith::divf(one, x, location)), -n)?;
+    let infinity = float(builder, x.r#type(), f64::INFINITY);
+    let compare = |predicate, v| -> Result<Value<'c, 'c>, PassFailed> {
+        let magnitude = math(builder, "math.absf", &[v])?;
+        Ok(builder.value(arith::cmpf(builder.context, predicate, magnitude, infinity, location)))
+    };
+    let overflowed = builder.and(compare(arith::CmpfPredicate::Oeq, power)?, compare(arith::CmpfPredicate::One, x)?);
+    Ok(builder.select(overflowed, inverse, builder.value(arith::divf(one, power, location))))
 }
 
 /// The float `value` is, if an `arith.constant` defines it.
@@ -415,15 +478,16 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
     let result = op.result(0).map_err(|_| refuse("has no result"))?;
     let (f32, f64) = (Type::float32(context), Type::float64(context));
-    // f16 and bf16 compute in f32 (math-extend-to-supported-types widens
-    // the others, not fma): their products are exact in f32, and the sum
-    // rounds in f32 and then to the narrow type.
-    let narrow = result.r#type();
-    let element = if narrow.is_f16() || narrow.is_bf16() { f32 } else { narrow };
+    let element = result.r#type();
     let mapping = mapping(&name).ok_or_else(|| {
         refuse("has no lowering on the GPU without CUDA's libdevice; write it with the ops that have one (abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf; on f64 the exact ones) and arith")
     })?;
-    let intrinsic = if element == f32 {
+    // fma is the one math op left on f16 and bf16 (`widen`).
+    let intrinsic = if name == "math.fma" && element.is_f16() {
+        "llvm.fma.f16"
+    } else if name == "math.fma" && element.is_bf16() {
+        "llvm.fma.bf16"
+    } else if element == f32 {
         mapping.f32
     } else if element == f64 {
         // math-expand-ops writes tanh, powf, sinh and others with exp and
@@ -438,13 +502,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
             builder.value(arith::constant(context, FloatAttribute::new(context, f32, factor).into(), location));
         builder.value(arith::mulf(value, factor, location))
     };
-    let mut operands: Vec<Value<'c, 'c>> = op
-        .operands()
-        .map(|operand| match operand.r#type() == element {
-            true => operand,
-            false => builder.value(arith::extf(operand, element, location)),
-        })
-        .collect();
+    let mut operands: Vec<Value<'c, 'c>> = op.operands().collect();
     if let Scale::Before(factor) = mapping.scale {
         operands[0] = scale(operands[0], factor);
     }
@@ -464,9 +522,6 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let mut value = builder.value(call);
     if let Scale::After(factor) = mapping.scale {
         value = scale(value, factor);
-    }
-    if narrow != element {
-        value = builder.value(arith::truncf(value, narrow, location));
     }
     replace_uses(result.into(), value);
     erase(op);

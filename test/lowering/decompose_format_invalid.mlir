@@ -155,3 +155,31 @@ func.func @reader_between_rules(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref
   }
   return
 }
+
+// -----
+
+// A rule outside a loop and another inside it, both for the reader in the
+// loop: each would hold all of A, and the reader would add it twice.
+func.func @rules_in_two_blocks(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %z: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %C = sparse_iter.match_buffer %c [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Z = sparse_iter.match_buffer %z [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)> {sptir.exact}
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %c1 step %c1 {
+    sparse_iter.format_rewrite %A -> %C map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)> {sptir.exact}
+        : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+    // expected-error@+1 {{decompose-format: this iteration comes after format_rewrite rules of the buffer it reads in two blocks}}
+    sparse_iter.iterate "r" [%I] "S" body {
+    ^bb0(%i: index):
+      %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+      sparse_iter.store %v, %Z[%i] : !sparse_iter.buffer<1, f32>
+    }
+  }
+  return
+}

@@ -205,7 +205,10 @@ gpu.module @kernels {
 //       CHECK:   %[[SQUARE:.*]] = arith.mulf %arg0, %arg0 : f32
 //       CHECK:   %[[CUBE:.*]] = arith.mulf %arg0, %[[SQUARE]] : f32
 //       CHECK:   %[[D2:.*]] = arith.mulf %arg1, %arg1 : f64
-//       CHECK:   %[[INVERSE:.*]] = arith.divf %{{.*}}, %[[D2]] : f64
+// A negative power is 1 / x^|n|, or (1 / x)^|n| where x^|n| overflows.
+//       CHECK:   %[[RECIPROCAL:.*]] = arith.divf %{{.*}}, %arg1 : f64
+//       CHECK:   arith.mulf %[[RECIPROCAL]], %[[RECIPROCAL]] : f64
+//       CHECK:   %[[INVERSE:.*]] = arith.select
 //       CHECK:   %[[ROOT:.*]] = llvm.call_intrinsic "llvm.sqrt.f32"(%arg0)
 //       CHECK:   arith.addf %[[ROOT]], %{{.*}} : f32
 //       CHECK:   arith.select

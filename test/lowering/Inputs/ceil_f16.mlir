@@ -1,9 +1,9 @@
-// f16 and bf16 compute in f32 (fma, which math-extend-to-supported-types
-// leaves narrow); a type without a lowering is named where it is written.
+// f16 and bf16 compute in f32, but for fma (which
+// math-extend-to-supported-types leaves narrow): PTX's fma.rn.f16 and
+// fma.rn.bf16 round once, where an f32 fma and a truncation would round
+// twice. A type without a lowering is named where it is written.
 // CHECK-LABEL: gpu.func @narrow
-//       CHECK:   arith.extf %arg0 : f16 to f32
-//       CHECK:   %[[F:.*]] = llvm.call_intrinsic "llvm.fma.f32"
-//       CHECK:   arith.truncf %[[F]] : f32 to f16
+//       CHECK:   llvm.call_intrinsic "llvm.fma.f16"(%arg0, %arg0, %arg0) : (f16, f16, f16) -> f16
 //       CHECK:   arith.extf %{{.*}} : bf16 to f32
 //       CHECK:   llvm.call_intrinsic "llvm.ceil.f32"
 //       CHECK:   arith.truncf %{{.*}} : f32 to bf16
