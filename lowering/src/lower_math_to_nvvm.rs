@@ -108,7 +108,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     for op in math_ops() {
-        if op_name(&op) != "math.fma" && op.result(0).is_ok_and(|r| is_narrow(r.r#type())) {
+        if op_name(&op) != "math.fma" && op.result_count() == 1 && op.result(0).is_ok_and(|r| is_narrow(r.r#type())) {
             widen(context, op)?;
         }
     }
@@ -197,9 +197,11 @@ fn widen<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let f32 = Type::float32(context);
     let operands: Vec<Value<'c, 'c>> = op
         .operands()
-        .map(|operand| match is_narrow(operand.r#type()) {
-            true => builder.value(arith::extf(operand, f32, location)),
-            false => operand,
+        .map(|operand| match (is_narrow(operand.r#type()), constant_float(operand)) {
+            // A constant stays one, for the exact powers to see.
+            (true, Some(value)) => float(&builder, f32, value),
+            (true, None) => builder.value(arith::extf(operand, f32, location)),
+            (false, _) => operand,
         })
         .collect();
     let attributes: Vec<_> = op.attributes().collect();

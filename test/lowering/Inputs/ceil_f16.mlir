@@ -7,11 +7,29 @@
 //       CHECK:   arith.extf %{{.*}} : bf16 to f32
 //       CHECK:   llvm.call_intrinsic "llvm.ceil.f32"
 //       CHECK:   arith.truncf %{{.*}} : f32 to bf16
+// A constant exponent stays constant in f32: x^2 is a multiplication.
+//       CHECK:   %[[X:.*]] = arith.extf %arg0 : f16 to f32
+//       CHECK:   %[[SQUARE:.*]] = arith.mulf %[[X]], %[[X]] : f32
+//       CHECK:   arith.truncf %[[SQUARE]] : f32 to f16
 gpu.module @kernels {
-  gpu.func @narrow(%x: f16, %b: bf16) -> (f16, bf16) {
+  gpu.func @narrow(%x: f16, %b: bf16) -> (f16, bf16, f16) {
     %f = math.fma %x, %x, %x : f16
     %c = math.ceil %b : bf16
-    gpu.return %f, %c : f16, bf16
+    %two = arith.constant 2.0 : f16
+    %p = math.powf %x, %two : f16
+    gpu.return %f, %c, %p : f16, bf16, f16
+  }
+}
+
+// -----
+
+// An op of two results is not widened (nor lowered).
+gpu.module @kernels {
+  gpu.func @sincos(%x: f16) -> f16 {
+    // expected-error@+1 {{'math.sincos' has no lowering on the GPU}}
+    %s, %c = math.sincos %x : f16
+    %t = arith.addf %s, %c : f16
+    gpu.return %t : f16
   }
 }
 
