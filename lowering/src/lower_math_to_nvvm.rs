@@ -148,7 +148,6 @@ fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
     if operands.iter().any(|operand| vector_shape(operand.r#type()).as_ref() != Some(&shape)) {
         return Err(refuse("has operands of another shape than its result"));
     }
-    let attributes: Vec<_> = op.attributes().collect();
     let mut lanes = Vec::new();
     for flat in 0..shape.iter().product::<i64>() {
         let mut rest = flat;
@@ -166,18 +165,36 @@ fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
                 None => builder.value(vector::extract(context, operand, &[], position, location)),
             })
             .collect();
-        let lane = OperationBuilder::new(&name, location)
-            .add_operands(&elements)
-            .add_results(&[scalar])
-            .add_attributes(&attributes)
-            .build()
-            .map_err(|_| refuse("could not be written lane by lane"))?;
-        lanes.push(builder.value(lane));
+        lanes.push(rebuild(&builder, op, &elements, scalar)?);
     }
     let value = builder.value(vector::from_elements(context, r#type, &lanes, location));
     replace_uses(result.into(), value);
     erase(op);
     Ok(())
+}
+
+/// The op `op` is (its name and attributes) on `operands`, with one
+/// result of `r#type`.
+fn rebuild<'c>(
+    builder: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    operands: &[Value<'c, 'c>],
+    r#type: Type<'c>,
+) -> Result<Value<'c, 'c>, PassFailed> {
+    let name = op_name(&op);
+    let attributes: Vec<_> = op.attributes().collect();
+    OperationBuilder::new(&name, builder.location)
+        .add_operands(operands)
+        .add_results(&[r#type])
+        .add_attributes(&attributes)
+        .build()
+        .map(|built| builder.value(built))
+        .map_err(|_| {
+            emit_error(
+                builder.location,
+                format!("lower-math-to-nvvm: could not rebuild '{name}' on {type}", type = r#type),
+            )
+        })
 }
 
 /// Whether `r#type` is a float that the GPU's math computes in f32.
@@ -204,14 +221,8 @@ fn widen<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
             (false, _) => operand,
         })
         .collect();
-    let attributes: Vec<_> = op.attributes().collect();
-    let wide = OperationBuilder::new(&name, location)
-        .add_operands(&operands)
-        .add_results(&[f32])
-        .add_attributes(&attributes)
-        .build()
-        .map_err(|_| refuse("could not be computed in f32"))?;
-    let value = builder.value(arith::truncf(builder.value(wide), result.r#type(), location));
+    let wide = rebuild(&builder, op, &operands, f32)?;
+    let value = builder.value(arith::truncf(wide, result.r#type(), location));
     replace_uses(result.into(), value);
     erase(op);
     Ok(())

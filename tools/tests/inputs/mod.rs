@@ -165,11 +165,24 @@ pub fn rounding_inputs() -> Vec<f32> {
     ]
 }
 
-/// Checks what `roundings.mlir` wrote for `x` bit for bit (NaN as any
-/// NaN), naming the output and input that differ.
-pub fn check_roundings(x: &[f32], outputs: [&[f32]; 4]) {
+/// Runs `roundings.mlir` through `run` on `rounding_inputs` and checks
+/// what it wrote bit for bit (NaN as any NaN), naming the output and input
+/// that differ.
+pub fn check_roundings(run: impl FnOnce(&mut [sptir_runtime::cpu::KernelArg])) {
+    use sptir_runtime::cpu::KernelArg;
+    let x = rounding_inputs();
+    let n = x.len();
+    let [mut c, mut r, mut e, mut f] = [(); 4].map(|_| vec![f32::NAN; n]);
+    run(&mut [
+        KernelArg::Values(&x),
+        KernelArg::Output(&mut c),
+        KernelArg::Output(&mut r),
+        KernelArg::Output(&mut e),
+        KernelArg::Output(&mut f),
+        KernelArg::Index(n),
+    ]);
     let expected: [fn(f32) -> f32; 4] = [f32::ceil, f32::round, f32::round_ties_even, |v| v.mul_add(v, -1.0)];
-    for (name, (output, f)) in ["ceil", "round", "roundeven", "fma"].iter().zip(outputs.iter().zip(expected)) {
+    for (name, (output, f)) in ["ceil", "round", "roundeven", "fma"].iter().zip([&c, &r, &e, &f].iter().zip(expected)) {
         for (&v, &got) in x.iter().zip(output.iter()) {
             let want = f(v);
             let same = if want.is_nan() { got.is_nan() } else { got.to_bits() == want.to_bits() };
