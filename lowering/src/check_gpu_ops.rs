@@ -12,8 +12,9 @@
 //! scope "local") that CUDA cannot give it: one of a run-time size
 //! becomes PTX's dynamic `alloca`, on a stack whose size the driver fixes
 //! before the launch without knowing it (1 KiB a thread unless raised),
-//! so a large one overruns it; over 512 KiB in one launch or function (a
-//! buffer or all of them) is more than a thread's local memory can hold.
+//! so a large one overruns it; over 512 KiB on one thread's stack (a
+//! buffer, or all those of a launch and the functions it calls, counted
+//! as if every branch ran) is more than its local memory can hold.
 
 use crate::{
     ir_query::{byte_size, op_name, static_shape, symbol_name},
@@ -53,11 +54,14 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         WalkResult::Advance
     });
     let mut checked = HashSet::new();
-    let mut pending = launches;
+    let mut pending = launches.clone();
+    // Each launch's and function's own thread buffers (bytes) and callees.
+    let mut frames: HashMap<usize, (i64, Vec<String>)> = HashMap::new();
     while let Some(code) = pending.pop() {
         let mut refused = None;
         // The bytes of the thread buffers seen so far in this code.
         let mut stack = 0i64;
+        let mut callees = Vec::new();
         code.walk(WalkOrder::PreOrder, |op| {
             let op = unsafe { OperationRef::from_raw(op.to_raw()) };
             let name = op_name(&op);
@@ -84,6 +88,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                 let Some(callee) = callee.map(|c| c.value().to_string()) else { return WalkResult::Advance };
                 match functions.get(&callee) {
                     Some(function) if function.region(0).is_ok_and(|r| r.first_block().is_some()) => {
+                        callees.push(callee.clone());
                         if checked.insert(callee) {
                             pending.push(*function);
                         }
@@ -104,6 +109,23 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         });
         if let Some((op, problem)) = refused {
             return Err(emit_error(op.location(), format!("check-gpu-ops: {problem}")));
+        }
+        frames.insert(code.to_raw().ptr as usize, (stack, callees));
+    }
+    // A thread's stack holds its launch's buffers and those of every
+    // function the launch calls, directly or not (counted once each).
+    for launch in launches {
+        let (mut total, mut seen, mut next) = (0i64, HashSet::new(), vec![launch.to_raw().ptr as usize]);
+        while let Some(code) = next.pop() {
+            let Some((bytes, callees)) = frames.get(&code).filter(|_| seen.insert(code)) else { continue };
+            total = total.saturating_add(*bytes);
+            next.extend(callees.iter().filter_map(|callee| functions.get(callee)).map(|f| f.to_raw().ptr as usize));
+        }
+        if total > MAX_THREAD_BYTES {
+            return Err(emit_error(
+                launch.location(),
+                format!("check-gpu-ops: the buffers of each thread (memref.alloca, scope \"local\") of this launch and the functions it calls take {total} bytes, but a GPU thread's local memory holds at most {MAX_THREAD_BYTES} bytes; use scope \"global\" or smaller buffers"),
+            ));
         }
     }
     Ok(())

@@ -131,3 +131,27 @@ func.func @thread_buffers_together(%x: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A launch with 400 KB of thread buffers calls a function with 400 KB more:
+// one thread's stack holds 800 KB, over CUDA's 512 KiB.
+func.func private @helper(%i: index) -> f32 {
+  %b = memref.alloca() : memref<100000xf32>
+  %v = memref.load %b[%i] : memref<100000xf32>
+  return %v : f32
+}
+func.func @k(%x: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{check-gpu-ops: the buffers of each thread (memref.alloca, scope "local") of this launch and the functions it calls take 800000 bytes}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.alloca() : memref<100000xf32>
+    %u = memref.load %a[%tx] : memref<100000xf32>
+    %v = func.call @helper(%tx) : (index) -> f32
+    %s = arith.addf %u, %v : f32
+    memref.store %s, %x[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
