@@ -493,7 +493,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let (f32, f64) = (Type::float32(context), Type::float64(context));
     let element = result.r#type();
     let mapping = mapping(&name).ok_or_else(|| {
-        refuse("has no lowering on the GPU without CUDA's libdevice; write it with the ops that have one (abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf; on f64 the exact ones) and arith")
+        refuse(&format!("{} has no lowering on the GPU without CUDA's libdevice; write it with arith and the math ops that have one: on f32 abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf, asinh; on f64 only abs, sqrt, fma, the roundings, copysign and powers by constant integers", if element == f64 { "on f64" } else { "here" }))
     })?;
     // fma is the one math op left on f16 and bf16 (`widen`).
     let intrinsic = if name == "math.fma" && element.is_f16() {

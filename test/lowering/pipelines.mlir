@@ -1,6 +1,7 @@
 // RUN: sptir-opt %s --sptir-to-cpu | FileCheck %s --check-prefix=CPU
 // RUN: sptir-opt %s --sptir-to-gpu | FileCheck %s --check-prefix=GPU
 // RUN: sptir-opt %s --sptir-to-stage3 | FileCheck %s --check-prefix=STAGE3
+// RUN: sptir-opt %S/Inputs/vector_math_cpu.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=e.0 factor=4},sparse-pos-vectorize{loop=e.0.i},sparse-pos-bind{loop=e.0.o to=threadIdx.x},sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm)' | FileCheck %S/Inputs/vector_math_cpu.mlir
 
 // Every pipeline a program enters by lowers affine loops and accesses
 // first: here an affine loop in an iteration's body, whose sparse load

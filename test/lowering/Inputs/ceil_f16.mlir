@@ -26,7 +26,7 @@ gpu.module @kernels {
 // An op of two results is not widened (nor lowered).
 gpu.module @kernels {
   gpu.func @sincos(%x: f16) -> f16 {
-    // expected-error@+1 {{'math.sincos' has no lowering on the GPU}}
+    // expected-error@+1 {{'math.sincos' here has no lowering on the GPU}}
     %s, %c = math.sincos %x : f16
     %t = arith.addf %s, %c : f16
     gpu.return %t : f16
