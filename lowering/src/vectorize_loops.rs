@@ -615,6 +615,19 @@ const ELEMENTWISE: &[&str] = &[
     "arith.ori",
     "arith.xori",
     "arith.select",
+    "arith.remf",
+    "arith.cmpf",
+    // Conversions: f16 features read and computed in f32, and back.
+    "arith.extf",
+    "arith.truncf",
+    "arith.sitofp",
+    "arith.uitofp",
+    "arith.fptosi",
+    "arith.fptoui",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "arith.bitcast",
 ];
 
 /// Whether `base < bound` holds because `base` is `iv * F` (or `iv`, F = 1)

@@ -148,3 +148,34 @@ func.func @never_aligned(%x: memref<?xf32>, %f: f32) {
   } {vectorize = 4 : index}
   return
 }
+
+// -----
+
+// Mixed precision: f16 features read, computed in f32 (exp, a comparison
+// and a select), written back as f16: the conversions have vector forms.
+// CHECK-LABEL: func.func @half_features
+//       CHECK: %[[H:.*]] = vector.load %arg0[%{{.*}}] {alignment = 8 : i64} : memref<?xf16>, vector<4xf16>
+//       CHECK: %[[F:.*]] = arith.extf %[[H]] : vector<4xf16> to vector<4xf32>
+//       CHECK: %[[E:.*]] = math.exp %[[F]] : vector<4xf32>
+//       CHECK: %[[C:.*]] = arith.cmpf ogt, %[[F]], %{{.*}} : vector<4xf32>
+//       CHECK: %[[S:.*]] = arith.select %[[C]], %[[E]], %[[F]] : vector<4xi1>, vector<4xf32>
+//       CHECK: %[[T:.*]] = arith.truncf %[[S]] : vector<4xf32> to vector<4xf16>
+//       CHECK: vector.store %[[T]], %arg1[%{{.*}}] {alignment = 8 : i64} : memref<?xf16>, vector<4xf16>
+func.func @half_features(%x: memref<?xf16>, %y: memref<?xf16>, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %base = arith.muli %t, %c4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %k = arith.addi %base, %l : index
+    %h = memref.load %x[%k] : memref<?xf16>
+    %f = arith.extf %h : f16 to f32
+    %e = math.exp %f : f32
+    %positive = arith.cmpf ogt, %f, %zero : f32
+    %s = arith.select %positive, %e, %f : f32
+    %o = arith.truncf %s : f32 to f16
+    memref.store %o, %y[%k] : memref<?xf16>
+  } {vectorize = 4 : index}
+  return
+}
