@@ -17,7 +17,7 @@
 //! as if every branch ran) is more than its local memory can hold.
 
 use crate::{
-    ir_query::{byte_size, op_name, static_shape, symbol_name},
+    ir_query::{byte_size, enclosing, op_name, static_shape, symbol_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
@@ -45,7 +45,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         match op_name(&op).as_str() {
             "func.func" => {
                 if let Some(name) = symbol_name(&op) {
-                    functions.insert(name, op);
+                    functions.insert((scope(op), name), op);
                 }
             }
             "gpu.launch" => launches.push(op),
@@ -56,7 +56,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut checked = HashSet::new();
     let mut pending = launches.clone();
     // Each launch's and function's own thread buffers (bytes) and callees.
-    let mut frames: HashMap<usize, (i64, Vec<String>)> = HashMap::new();
+    let mut frames: HashMap<usize, (i64, Vec<usize>)> = HashMap::new();
     while let Some(code) = pending.pop() {
         let mut refused = None;
         // The bytes of the thread buffers seen so far in this code.
@@ -86,10 +86,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             if name == "func.call" {
                 let callee = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
                 let Some(callee) = callee.map(|c| c.value().to_string()) else { return WalkResult::Advance };
-                match functions.get(&callee) {
+                match functions.get(&(scope(op), callee.clone())) {
                     Some(function) if function.region(0).is_ok_and(|r| r.first_block().is_some()) => {
-                        callees.push(callee.clone());
-                        if checked.insert(callee) {
+                        callees.push(function.to_raw().ptr as usize);
+                        if checked.insert(function.to_raw().ptr as usize) {
                             pending.push(*function);
                         }
                     }
@@ -119,7 +119,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         while let Some(code) = next.pop() {
             let Some((bytes, callees)) = frames.get(&code).filter(|_| seen.insert(code)) else { continue };
             total = total.saturating_add(*bytes);
-            next.extend(callees.iter().filter_map(|callee| functions.get(callee)).map(|f| f.to_raw().ptr as usize));
+            next.extend(callees.iter().copied());
         }
         if total > MAX_THREAD_BYTES {
             return Err(emit_error(
@@ -129,6 +129,11 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     Ok(())
+}
+
+/// The symbol table a call or function is in: its innermost module.
+fn scope(op: OperationRef<'_, '_>) -> usize {
+    enclosing(op, &["builtin.module"]).map_or(0, |module| module.to_raw().ptr as usize)
 }
 
 /// CUDA's limit on a thread's local memory (its stack frame).

@@ -59,6 +59,7 @@ pub mod unroll_loops;
 pub mod vectorize_atomic_adds;
 pub mod vectorize_loops;
 pub mod verify_llvm_lowering;
+pub mod widen_power_exponents;
 
 use pass_registry::PassDef;
 use std::sync::Once;
@@ -110,6 +111,7 @@ pub static PASSES: &[PassDef] = &[
     check_element_types::PASS,
     check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
+    widen_power_exponents::PASS,
     verify_llvm_lowering::PASS,
 ];
 
