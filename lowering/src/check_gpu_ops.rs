@@ -56,7 +56,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut checked = HashSet::new();
     let mut pending = launches.clone();
     // Each launch's and function's own thread buffers (bytes) and callees.
-    let mut frames: HashMap<usize, (i64, Vec<usize>)> = HashMap::new();
+    let mut frames: HashMap<usize, (OperationRef, i64, Vec<usize>)> = HashMap::new();
     while let Some(code) = pending.pop() {
         let mut refused = None;
         // The bytes of the thread buffers seen so far in this code.
@@ -110,16 +110,31 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         if let Some((op, problem)) = refused {
             return Err(emit_error(op.location(), format!("check-gpu-ops: {problem}")));
         }
-        frames.insert(code.to_raw().ptr as usize, (stack, callees));
+        frames.insert(code.to_raw().ptr as usize, (code, stack, callees));
     }
     // A thread's stack holds its launch's buffers and those of every
     // function the launch calls, directly or not (counted once each).
-    for launch in launches {
-        let (mut total, mut seen, mut next) = (0i64, HashSet::new(), vec![launch.to_raw().ptr as usize]);
+    let reachable = |from: &[usize]| {
+        let (mut seen, mut next) = (HashSet::new(), from.to_vec());
         while let Some(code) = next.pop() {
-            let Some((bytes, callees)) = frames.get(&code).filter(|_| seen.insert(code)) else { continue };
+            if let Some((_, _, callees)) = frames.get(&code).filter(|_| seen.insert(code)) {
+                next.extend(callees.iter().copied());
+            }
+        }
+        seen
+    };
+    for launch in launches {
+        let mut total = 0i64;
+        for code in reachable(&[launch.to_raw().ptr as usize]) {
+            let Some((function, bytes, callees)) = frames.get(&code) else { continue };
             total = total.saturating_add(*bytes);
-            next.extend(callees.iter().copied());
+            // Recursion stacks a function's buffers once a call, unbounded.
+            if *bytes > 0 && code != launch.to_raw().ptr as usize && reachable(callees).contains(&code) {
+                return Err(emit_error(
+                    function.location(),
+                    "check-gpu-ops: this function has buffers of each thread (memref.alloca, scope \"local\") and calls itself, directly or not, in GPU code: every call would add them to the thread's stack, without a bound",
+                ));
+            }
         }
         if total > MAX_THREAD_BYTES {
             return Err(emit_error(

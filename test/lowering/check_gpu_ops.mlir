@@ -155,3 +155,26 @@ func.func @k(%x: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A function with thread buffers that calls itself stacks them once a
+// call, without a bound.
+// expected-error@+1 {{check-gpu-ops: this function has buffers of each thread (memref.alloca, scope "local") and calls itself, directly or not, in GPU code}}
+func.func private @descend(%i: index) -> f32 {
+  %b = memref.alloca() : memref<16xf32>
+  %v = memref.load %b[%i] : memref<16xf32>
+  %w = func.call @descend(%i) : (index) -> f32
+  %s = arith.addf %v, %w : f32
+  return %s : f32
+}
+func.func @recursive(%x: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = func.call @descend(%tx) : (index) -> f32
+    memref.store %v, %x[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
