@@ -36,6 +36,7 @@ use melior::{
             DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
         },
         operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
+        r#type::IntegerType,
         Attribute, AttributeLike, Identifier, Type, TypeLike, Value, ValueLike,
     },
     Context,
@@ -122,7 +123,14 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     for op in math_ops() {
-        lower(context, op)?;
+        // (isnan and isfinite take floats to i1.)
+        let integer = op.operand(0).ok().and_then(|operand| IntegerType::try_from(operand.r#type()).ok());
+        match integer.filter(|_| {
+            op.result(0).is_ok_and(|r| r.r#type() == op.operand(0).map(|o| o.r#type()).unwrap_or(r.r#type()))
+        }) {
+            Some(integer) => lower_integer(context, op, integer)?,
+            None => lower(context, op)?,
+        }
     }
     Ok(())
 }
@@ -519,9 +527,26 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     if let Scale::Before(factor) = mapping.scale {
         operands[0] = scale(operands[0], factor);
     }
-    let call = OperationBuilder::new("llvm.call_intrinsic", location)
-        .add_operands(&operands)
-        .add_results(&[element])
+    let mut value = call_intrinsic(&builder, intrinsic, &operands, element)?;
+    if let Scale::After(factor) = mapping.scale {
+        value = scale(value, factor);
+    }
+    replace_uses(result.into(), value);
+    erase(op);
+    Ok(())
+}
+
+/// `llvm.call_intrinsic` of `intrinsic` on `operands`, of type `r#type`.
+fn call_intrinsic<'c>(
+    builder: &Builder<'c>,
+    intrinsic: &str,
+    operands: &[Value<'c, 'c>],
+    r#type: Type<'c>,
+) -> Result<Value<'c, 'c>, PassFailed> {
+    let context = builder.context;
+    OperationBuilder::new("llvm.call_intrinsic", builder.location)
+        .add_operands(operands)
+        .add_results(&[r#type])
         .add_attributes(&[
             (Identifier::new(context, "intrin"), StringAttribute::new(context, intrinsic).into()),
             (Identifier::new(context, "op_bundle_sizes"), DenseI32ArrayAttribute::new(context, &[]).into()),
@@ -531,11 +556,41 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
             ),
         ])
         .build()
-        .map_err(|_| refuse("could not be built as llvm.call_intrinsic"))?;
-    let mut value = builder.value(call);
-    if let Scale::After(factor) = mapping.scale {
-        value = scale(value, factor);
+        .map(|call| builder.value(call))
+        .map_err(|_| emit_error(builder.location, format!("lower-math-to-nvvm: could not build a call of {intrinsic}")))
+}
+
+/// Integer math: population count, leading and trailing zeros and the
+/// absolute value are PTX's `popc`, `clz`, `brev`+`clz` and `abs`
+/// (through LLVM's intrinsics, defined at zero and at the minimum).
+fn lower_integer<'c>(
+    context: &'c Context,
+    op: OperationRef<'c, 'c>,
+    r#type: IntegerType<'c>,
+) -> Result<(), PassFailed> {
+    let name = op_name(&op);
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
+    let (intrinsic, flag) = match name.as_str() {
+        "math.ctpop" => ("llvm.ctpop", false),
+        "math.ctlz" => ("llvm.ctlz", true),
+        "math.cttz" => ("llvm.cttz", true),
+        "math.absi" => ("llvm.abs", true),
+        _ => {
+            return Err(refuse(
+                "on integers has no lowering on the GPU (ctpop, ctlz, cttz and absi do); write it with arith",
+            ))
+        }
+    };
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let mut operands: Vec<Value<'c, 'c>> = op.operands().collect();
+    if flag {
+        // Not poison at zero (ctlz, cttz) or at the minimum (abs).
+        let i1 = IntegerType::new(context, 1).into();
+        operands.push(builder.value(arith::constant(context, IntegerAttribute::new(i1, 0).into(), location)));
     }
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    let value = call_intrinsic(&builder, &format!("{intrinsic}.i{}", r#type.width()), &operands, r#type.into())?;
     replace_uses(result.into(), value);
     erase(op);
     Ok(())

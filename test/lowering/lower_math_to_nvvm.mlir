@@ -251,3 +251,34 @@ gpu.module @kernels {
     gpu.return %e : vector<[4]xf32>
   }
 }
+
+// -----
+
+// Integer math: population count, leading and trailing zeros and the
+// absolute value are LLVM's intrinsics, defined at zero and at the
+// minimum (the flag false), lane by lane on vectors; ipowi is refused.
+// CHECK-LABEL: gpu.func @integers
+//       CHECK:   llvm.call_intrinsic "llvm.ctpop.i32"(%arg0) : (i32) -> i32
+//       CHECK:   %[[F:.*]] = arith.constant false
+//       CHECK:   llvm.call_intrinsic "llvm.cttz.i64"(%arg1, %[[F]]) : (i64, i1) -> i64
+//       CHECK:   llvm.call_intrinsic "llvm.abs.i32"(%arg0, %{{.*}}) : (i32, i1) -> i32
+//   CHECK-COUNT-2:   llvm.call_intrinsic "llvm.ctlz.i16"
+gpu.module @kernels {
+  gpu.func @integers(%x: i32, %y: i64, %v: vector<2xi16>) -> (i32, i64, i32, vector<2xi16>) {
+    %a = math.ctpop %x : i32
+    %b = math.cttz %y : i64
+    %c = math.absi %x : i32
+    %d = math.ctlz %v : vector<2xi16>
+    gpu.return %a, %b, %c, %d : i32, i64, i32, vector<2xi16>
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @integer_power(%x: i32) -> i32 {
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.ipowi' on integers has no lowering on the GPU (ctpop, ctlz, cttz and absi do); write it with arith}}
+    %p = math.ipowi %x, %x : i32
+    gpu.return %p : i32
+  }
+}
