@@ -119,6 +119,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             "math.erf" if op.result(0).is_ok_and(|r| r.r#type() == Type::float32(context)) => expand_erf(context, op)?,
             "math.powf" | "math.fpowi" => expand_pow(context, op)?,
             "math.asinh" => expand_asinh(context, op)?,
+            "math.isnan" | "math.isfinite" => expand_class(context, op)?,
             _ => {}
         }
     }
@@ -456,6 +457,28 @@ fn constant_float(value: Value<'_, '_>) -> Option<f64> {
     constant_of(value).and_then(|a| FloatAttribute::try_from(a).ok()).map(|f| f.value())
 }
 
+/// `math.isnan` as an unordered comparison of x with itself, and
+/// `math.isfinite` as |x| ordered and unequal to infinity.
+fn expand_class<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let name = op_name(&op);
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let x: Value<'c, 'c> = op.operand(0).map_err(|_| refuse("has no operand"))?;
+    let value = match name.as_str() {
+        "math.isnan" => builder.value(arith::cmpf(context, arith::CmpfPredicate::Uno, x, x, location)),
+        _ => {
+            let magnitude = math(&builder, "math.absf", &[x])?;
+            let infinity = float(&builder, x.r#type(), f64::INFINITY);
+            builder.value(arith::cmpf(context, arith::CmpfPredicate::One, magnitude, infinity, location))
+        }
+    };
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    replace_uses(result.into(), value);
+    erase(op);
+    Ok(())
+}
+
 /// Taylor coefficients of asinh(x) / x in x^2 ((-1)^n (2n)! / (4^n n!^2
 /// (2n + 1))), to n = 6: below |x| = 1/4 the first term left out is 5e-11.
 const ASINH_SERIES: [f64; 7] =
@@ -501,7 +524,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let (f32, f64) = (Type::float32(context), Type::float64(context));
     let element = result.r#type();
     let mapping = mapping(&name).ok_or_else(|| {
-        refuse(&format!("{} has no lowering on the GPU without CUDA's libdevice; write it with arith and the math ops that have one: on f32 abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf, asinh; on f64 only abs, sqrt, fma, the roundings, copysign and powers by constant integers", if element == f64 { "on f64" } else { "here" }))
+        refuse(&format!("{} has no lowering on the GPU without CUDA's libdevice; write it with arith and the math ops that have one: on f32 abs, sqrt, fma, floor, ceil, round, roundeven, trunc, copysign, exp, exp2, log, log2, sin, cos, tan, rsqrt, tanh, powf, erf, asinh, isnan, isfinite; on f64 only abs, sqrt, fma, the roundings, copysign, isnan, isfinite and powers by constant integers", if element == f64 { "on f64" } else { "here" }))
     })?;
     // fma is the one math op left on f16 and bf16 (`widen`).
     let intrinsic = if name == "math.fma" && element.is_f16() {

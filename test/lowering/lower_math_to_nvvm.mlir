@@ -282,3 +282,24 @@ gpu.module @kernels {
     gpu.return %p : i32
   }
 }
+
+// -----
+
+// isnan is x unordered with itself; isfinite, |x| ordered and not
+// infinite; on any float, lane by lane on vectors.
+// CHECK-LABEL: gpu.func @classes
+//       CHECK:   arith.cmpf uno, %arg0, %arg0 : f32
+//       CHECK:   %[[ABS:.*]] = llvm.call_intrinsic "llvm.fabs.f64"(%arg1)
+//       CHECK:   arith.cmpf one, %[[ABS]], %{{.*}} : f64
+//       CHECK:   arith.cmpf uno, %arg2, %arg2 : f16
+//   CHECK-COUNT-2:   arith.cmpf one
+//   CHECK-NOT:   math.
+gpu.module @kernels {
+  gpu.func @classes(%x: f32, %d: f64, %h: f16, %v: vector<2xf32>) -> (i1, i1, i1, vector<2xi1>) {
+    %a = math.isnan %x : f32
+    %b = math.isfinite %d : f64
+    %c = math.isnan %h : f16
+    %e = math.isfinite %v : vector<2xf32>
+    gpu.return %a, %b, %c, %e : i1, i1, i1, vector<2xi1>
+  }
+}
