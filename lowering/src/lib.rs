@@ -54,6 +54,7 @@ pub mod sparse_pos_unroll;
 pub mod sparse_pos_vectorize;
 pub mod sparse_reorder;
 pub mod specialize_arguments;
+pub mod split_fma_accumulations;
 pub mod synchronize_thread_loops;
 pub mod unroll_loops;
 pub mod vectorize_atomic_adds;
@@ -111,6 +112,7 @@ pub static PASSES: &[PassDef] = &[
     check_element_types::PASS,
     check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
+    split_fma_accumulations::PASS,
     widen_power_exponents::PASS,
     verify_llvm_lowering::PASS,
 ];

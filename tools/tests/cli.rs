@@ -233,6 +233,33 @@ fn bench_runs_kernels_with_run_sized_buffers() {
     );
 }
 
+/// A reduction written with math.fma runs on shuffled lanes and on
+/// vector lanes like one written with a multiply and an add.
+#[test]
+fn bench_shares_an_fma_reduction_between_lanes() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/sddmm_fma.mlir");
+    for schedule in ["2,8,4", "4,4,4,2"] {
+        let output = bench(&[
+            "--op",
+            "sddmm",
+            "--matrix",
+            "rmat:7:4:1",
+            "--feat",
+            "32,13",
+            "--device",
+            "emulate",
+            "--sddmm",
+            schedule,
+            "--kernel",
+            kernel,
+            "--reps",
+            "1",
+        ]);
+        assert!(output.status.success(), "{schedule}: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(String::from_utf8_lossy(&output.stdout).matches("(verified)").count(), 2, "{schedule}");
+    }
+}
+
 /// The examples take their operands as the bench lays them out (for
 /// SDDMM, X and Y both a feature row per node), so the bench verifies them.
 #[test]
