@@ -20,7 +20,7 @@
 //! which the PTX backend sizes per thread: they stay.
 
 use crate::{
-    ir_builder::{erase, replace_uses, Builder},
+    ir_builder::{replace_op, Builder},
     ir_query::{byte_size, op_name, static_shape, users, VIEWS},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -164,7 +164,6 @@ fn to_heap<'c>(
         .ok_or_else(|| emit_error(location, "terminator outside a block"))?
         .at(location)
         .insert(memref::dealloc(heap, location));
-    replace_uses(result, heap);
-    erase(alloca);
+    replace_op(alloca, heap);
     Ok(())
 }

@@ -123,19 +123,23 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
         seen
     };
+    // Recursion stacks a function's buffers once a call, unbounded (no
+    // launch is called: only functions can be their own callees).
+    if let Some((function, _, _)) = frames
+        .iter()
+        .find(|(code, (_, bytes, callees))| *bytes > 0 && reachable(callees).contains(*code))
+        .map(|(_, f)| f)
+    {
+        return Err(emit_error(
+            function.location(),
+            "check-gpu-ops: this function has buffers of each thread (memref.alloca, scope \"local\") and calls itself, directly or not, in GPU code: every call would add them to the thread's stack, without a bound",
+        ));
+    }
     for launch in launches {
-        let mut total = 0i64;
-        for code in reachable(&[launch.to_raw().ptr as usize]) {
-            let Some((function, bytes, callees)) = frames.get(&code) else { continue };
-            total = total.saturating_add(*bytes);
-            // Recursion stacks a function's buffers once a call, unbounded.
-            if *bytes > 0 && code != launch.to_raw().ptr as usize && reachable(callees).contains(&code) {
-                return Err(emit_error(
-                    function.location(),
-                    "check-gpu-ops: this function has buffers of each thread (memref.alloca, scope \"local\") and calls itself, directly or not, in GPU code: every call would add them to the thread's stack, without a bound",
-                ));
-            }
-        }
+        let total = reachable(&[launch.to_raw().ptr as usize])
+            .iter()
+            .filter_map(|code| frames.get(code))
+            .fold(0i64, |total, (_, bytes, _)| total.saturating_add(*bytes));
         if total > MAX_THREAD_BYTES {
             return Err(emit_error(
                 launch.location(),

@@ -15,7 +15,7 @@
 
 use crate::{
     accumulation_chain::{scalar_type, vector_shape},
-    ir_builder::{erase, replace_uses, Builder},
+    ir_builder::{replace_op, Builder},
     ir_query::op_name,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -110,8 +110,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let value = value.ok_or_else(|| {
             emit_error(location, format!("expand-f8-conversions: cannot convert {from_name} to {to_name}"))
         })?;
-        replace_uses(result.into(), value);
-        erase(op);
+        replace_op(op, value);
     }
     Ok(())
 }

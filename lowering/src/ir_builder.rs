@@ -292,6 +292,15 @@ pub fn replace_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
 }
 
+/// Replaces the one-result op `op` by `new`: its result's uses become
+/// uses of `new`, and `op` is erased.
+pub fn replace_op(op: OperationRef<'_, '_>, new: Value<'_, '_>) {
+    if let Ok(result) = op.result(0) {
+        replace_uses(result.into(), new);
+    }
+    erase(op);
+}
+
 /// Makes the uses of `old` by the ops `wanted` accepts uses of `new`.
 pub fn replace_uses_where(
     old: Value<'_, '_>,

@@ -368,24 +368,14 @@ pub fn order_free_update(store: OperationRef<'_, '_>) -> bool {
 /// `combines`, in either order, and `v` computed without reading m[i]:
 /// the load and `v`.
 fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    let load_name = match op_name(&store).as_str() {
-        "memref.store" => "memref.load",
-        "sparse_pos.store" => "sparse_pos.load",
-        "sparse_iter.store" => "sparse_iter.load",
-        _ => return None,
-    };
+    let load_name = load_name_of(store)?;
     let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
     let place = &operands[1..];
     let combined = op_result(operands[0]).ok()?.owner();
     if !combines.contains(&op_name(&combined).as_str()) {
         return None;
     }
-    let load_here = |v: Value<'c, 'c>| {
-        let load = op_result(v).ok()?.owner();
-        let load: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(load.to_raw()) };
-        (op_name(&load) == load_name && load.operands().map(crate::axis::detach).collect::<Vec<_>>() == place)
-            .then_some(load)
-    };
+    let load_here = |v: Value<'c, 'c>| load_of_stored_element(store, v);
     let (a, b) = (crate::axis::detach(combined.operand(0).ok()?), crate::axis::detach(combined.operand(1).ok()?));
     let (load, v) = match (load_here(a), load_here(b)) {
         (Some(load), _) => (load, b),
@@ -398,6 +388,26 @@ fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(Operati
         op_name(&op) == load_name && op.operands().map(crate::axis::detach).collect::<Vec<_>>() == place
     });
     (!reads_element).then_some((load, v))
+}
+
+/// The load that pairs with `store` (`memref`, `sparse_pos` or
+/// `sparse_iter` ops).
+fn load_name_of(store: OperationRef<'_, '_>) -> Option<&'static str> {
+    match op_name(&store).as_str() {
+        "memref.store" => Some("memref.load"),
+        "sparse_pos.store" => Some("sparse_pos.load"),
+        "sparse_iter.store" => Some("sparse_iter.load"),
+        _ => None,
+    }
+}
+
+/// The load that defines `value`, if it reads the element `store` writes.
+pub fn load_of_stored_element<'c>(store: OperationRef<'_, '_>, value: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let load_name = load_name_of(store)?;
+    let place: Vec<Value> = store.operands().skip(1).map(crate::axis::detach).collect();
+    let load = op_result(value).ok()?.owner();
+    let read: Vec<Value> = load.operands().map(crate::axis::detach).collect();
+    (op_name(&load) == load_name && read == place).then(|| unsafe { OperationRef::from_raw(load.to_raw()) })
 }
 
 /// arith's AtomicRMWKind values: `addf` is 0, `addi` 1, `maxs` 6.

@@ -25,7 +25,7 @@
 
 use crate::{
     accumulation_chain::{scalar_type, vector_shape},
-    ir_builder::{erase, replace_uses, Builder},
+    ir_builder::{replace_op, Builder},
     ir_query::{constant_index, constant_of, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
@@ -124,11 +124,11 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     for op in math_ops() {
-        // (isnan and isfinite take floats to i1.)
-        let integer = op.operand(0).ok().and_then(|operand| IntegerType::try_from(operand.r#type()).ok());
-        match integer.filter(|_| {
-            op.result(0).is_ok_and(|r| r.r#type() == op.operand(0).map(|o| o.r#type()).unwrap_or(r.r#type()))
-        }) {
+        // Integer math keeps its operand's type (isnan and isfinite take
+        // floats to i1).
+        let operand = op.operand(0).ok().map(|o| o.r#type());
+        let result = op.result(0).ok().map(|r| r.r#type()).filter(|&r| Some(r) == operand);
+        match result.and_then(|r| IntegerType::try_from(r).ok()) {
             Some(integer) => lower_integer(context, op, integer)?,
             None => lower(context, op)?,
         }
@@ -177,8 +177,7 @@ fn scalarize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
         lanes.push(rebuild(&builder, op, &elements, scalar)?);
     }
     let value = builder.value(vector::from_elements(context, r#type, &lanes, location));
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -232,8 +231,7 @@ fn widen<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
         .collect();
     let wide = rebuild(&builder, op, &operands, f32)?;
     let value = builder.value(arith::truncf(wide, result.r#type(), location));
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -290,9 +288,7 @@ fn expand_erf<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     let signed_tail = builder.select(negative, builder.value(arith::negf(tail, location)), tail);
     let near_zero = builder.value(arith::cmpf(context, arith::CmpfPredicate::Ole, magnitude, one, location));
     let value = builder.select(near_zero, series, signed_tail);
-    let result = op.result(0).map_err(|_| refuse("has no result"))?;
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -305,7 +301,8 @@ fn float<'c>(builder: &Builder<'c>, r#type: Type<'c>, c: f64) -> Value<'c, 'c> {
 /// The polynomial c0 + c1 t + c2 t^2 + ... in Horner's form.
 fn horner<'c>(builder: &Builder<'c>, t: Value<'c, 'c>, coefficients: &[f64]) -> Value<'c, 'c> {
     let location = builder.location;
-    let (last, rest) = coefficients.split_last().expect("coefficients");
+    // (The empty polynomial is 0.)
+    let Some((last, rest)) = coefficients.split_last() else { return float(builder, t.r#type(), 0.0) };
     rest.iter().rev().fold(float(builder, t.r#type(), *last), |sum, &c| {
         let product = builder.value(arith::mulf(sum, t, location));
         builder.value(arith::addf(product, float(builder, t.r#type(), c), location))
@@ -367,26 +364,24 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
         _ => None,
     };
     if let Some(value) = exact {
-        let result = op.result(0).map_err(|_| refuse("has no result"))?;
-        replace_uses(result.into(), value);
-        erase(op);
+        replace_op(op, value);
         return Ok(());
     }
     let compare = |predicate, a, b| builder.value(arith::cmpf(context, predicate, a, b, location));
-    let (y, integer, odd) = if name == "math.fpowi" {
+    // The exponent as a float, whether it is odd, and (powf) whether it is
+    // not an integer; fpowi's always is.
+    let (y, odd, not_integer) = if name == "math.fpowi" {
         let y = builder.value(arith::sitofp(exponent, r#type, location));
-        let one = builder.value(arith::constant(context, IntegerAttribute::new(exponent.r#type(), 1).into(), location));
-        let zero =
-            builder.value(arith::constant(context, IntegerAttribute::new(exponent.r#type(), 0).into(), location));
-        let low_bit = builder.and(exponent, one);
-        let odd = builder.cmp(arith::CmpiPredicate::Ne, low_bit, zero);
-        let yes = builder.value(arith::constant(context, IntegerAttribute::new(odd.r#type(), 1).into(), location));
-        (y, yes, odd)
+        let integer =
+            |n| builder.value(arith::constant(context, IntegerAttribute::new(exponent.r#type(), n).into(), location));
+        let low_bit = builder.and(exponent, integer(1));
+        (y, builder.cmp(arith::CmpiPredicate::Ne, low_bit, integer(0)), None)
     } else {
-        let integer = compare(arith::CmpfPredicate::Oeq, math(&builder, "math.trunc", &[exponent])?, exponent);
+        let truncated = math(&builder, "math.trunc", &[exponent])?;
+        let integer = compare(arith::CmpfPredicate::Oeq, truncated, exponent);
         let half = builder.value(arith::mulf(exponent, constant(0.5), location));
         let odd_half = compare(arith::CmpfPredicate::One, math(&builder, "math.trunc", &[half])?, half);
-        (exponent, integer, builder.and(integer, odd_half))
+        (exponent, builder.and(integer, odd_half), Some(compare(arith::CmpfPredicate::Une, truncated, exponent)))
     };
     let magnitude = math(&builder, "math.absf", &[x])?;
     let log = math(&builder, "math.log2", &[magnitude])?;
@@ -395,15 +390,15 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
     let sign = math(&builder, "math.copysign", &[constant(1.0), x])?;
     let negative = compare(arith::CmpfPredicate::Olt, sign, constant(0.0));
     let signed = builder.select(builder.and(negative, odd), builder.value(arith::negf(power, location)), power);
-    let below_zero = compare(arith::CmpfPredicate::Olt, x, constant(0.0));
-    let finite = compare(arith::CmpfPredicate::One, magnitude, constant(f64::INFINITY));
-    let not_integer = builder.value(arith::xori(
-        integer,
-        builder.value(arith::constant(context, IntegerAttribute::new(integer.r#type(), 1).into(), location)),
-        location,
-    ));
-    let undefined = builder.and(builder.and(below_zero, finite), not_integer);
-    let value = builder.select(undefined, constant(f64::NAN), signed);
+    let value = match not_integer {
+        Some(not_integer) => {
+            let below_zero = compare(arith::CmpfPredicate::Olt, x, constant(0.0));
+            let finite = compare(arith::CmpfPredicate::One, magnitude, constant(f64::INFINITY));
+            let undefined = builder.and(builder.and(below_zero, finite), not_integer);
+            builder.select(undefined, constant(f64::NAN), signed)
+        }
+        None => signed,
+    };
     let unit_base = compare(arith::CmpfPredicate::Oeq, magnitude, constant(1.0));
     let infinite_exponent =
         compare(arith::CmpfPredicate::Oeq, math(&builder, "math.absf", &[y])?, constant(f64::INFINITY));
@@ -415,9 +410,7 @@ fn expand_pow<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), 
         builder.and(unit_base, infinite_exponent),
     );
     let value = builder.select(one, constant(1.0), value);
-    let result = op.result(0).map_err(|_| refuse("has no result"))?;
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -473,9 +466,7 @@ fn expand_class<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
             builder.value(arith::cmpf(context, arith::CmpfPredicate::One, magnitude, infinity, location))
         }
     };
-    let result = op.result(0).map_err(|_| refuse("has no result"))?;
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -510,9 +501,7 @@ fn expand_asinh<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<()
     let quarter = float(&builder, x.r#type(), 0.25);
     let small = compare(arith::CmpfPredicate::Olt, magnitude, quarter);
     let value = builder.select(small, near, far);
-    let result = op.result(0).map_err(|_| refuse("has no result"))?;
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -541,11 +530,8 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
         return Err(refuse("is lowered on the GPU for f16, bf16, f32 and f64 only, scalars or vectors"));
     };
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
-    let scale = |value: Value<'c, 'c>, factor: f64| {
-        let factor =
-            builder.value(arith::constant(context, FloatAttribute::new(context, f32, factor).into(), location));
-        builder.value(arith::mulf(value, factor, location))
-    };
+    let scale =
+        |value: Value<'c, 'c>, factor: f64| builder.value(arith::mulf(value, float(&builder, f32, factor), location));
     let mut operands: Vec<Value<'c, 'c>> = op.operands().collect();
     if let Scale::Before(factor) = mapping.scale {
         operands[0] = scale(operands[0], factor);
@@ -554,8 +540,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     if let Scale::After(factor) = mapping.scale {
         value = scale(value, factor);
     }
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }
 
@@ -612,9 +597,7 @@ fn lower_integer<'c>(
         let i1 = IntegerType::new(context, 1).into();
         operands.push(builder.value(arith::constant(context, IntegerAttribute::new(i1, 0).into(), location)));
     }
-    let result = op.result(0).map_err(|_| refuse("has no result"))?;
     let value = call_intrinsic(&builder, &format!("{intrinsic}.i{}", r#type.width()), &operands, r#type.into())?;
-    replace_uses(result.into(), value);
-    erase(op);
+    replace_op(op, value);
     Ok(())
 }

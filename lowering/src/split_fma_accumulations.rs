@@ -8,16 +8,13 @@
 //! in one thread.
 
 use crate::{
-    ir_builder::{erase, replace_uses, Builder},
-    ir_query::{op_name, op_result},
+    ir_builder::{replace_op, Builder},
+    ir_query::{load_of_stored_element, op_name, op_result},
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
 use melior::{
     dialect::arith,
-    ir::{
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
-        Value,
-    },
+    ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
 };
 
 pub const PASS: PassDef = PassDef {
@@ -46,27 +43,15 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let builder = builder.at(fma.location());
         let product = builder.value(arith::mulf(a, b, fma.location()));
         let added = builder.value(arith::addf(sum, product, fma.location()));
-        let Ok(result) = fma.result(0) else { continue };
-        replace_uses(result.into(), added);
-        erase(fma);
+        replace_op(fma, added);
     }
     Ok(())
 }
 
 /// The `math.fma` that `store` writes, if its addend is a load of the
-/// element the store writes (`memref` ops, or `sparse_pos` ones).
+/// element the store writes.
 fn accumulating_fma<'c>(store: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let load_name = match op_name(&store).as_str() {
-        "memref.store" => "memref.load",
-        "sparse_pos.store" => "sparse_pos.load",
-        _ => return None,
-    };
-    let place: Vec<Value> = store.operands().skip(1).collect();
     let fma = op_result(store.operand(0).ok()?).ok()?.owner();
-    if op_name(&fma) != "math.fma" {
-        return None;
-    }
-    let load = op_result(fma.operand(2).ok()?).ok()?.owner();
-    let read: Vec<Value> = load.operands().collect();
-    (op_name(&load) == load_name && read == place).then(|| unsafe { OperationRef::from_raw(fma.to_raw()) })
+    (op_name(&fma) == "math.fma" && load_of_stored_element(store, fma.operand(2).ok()?).is_some())
+        .then(|| unsafe { OperationRef::from_raw(fma.to_raw()) })
 }
