@@ -3,21 +3,18 @@
 #   xz -dkf build-gpu/sptir-bench.xz && scripts/gpu-sweep.sh build-gpu/sptir-bench GRAPHS_DIR OUT_DIR
 # Each run's JSON line gains a "label"; only the run labelled "default"
 # runs cuSPARSE, in the same call, so that
-#   python3 scripts/perf-table.py --sweep OUT_DIR/spmm.jsonl
-# prints every label as a speedup over it. Questions asked (docs/perf.md):
-# - SpMM: feature slices on blockIdx.y (--row-spmm R,T,V,0,SLICE) against
-#   the default row schedule, in csr and hyb, where B outgrows L2;
-# - SDDMM: hyb's bucket rows on lanes (COO at --bucket-exp 0, or buckets
-#   up to 4, 16, 32 wide; one lane a bucket row or eight), and csr rows
-#   with their non-zeros on 32 or 8 lanes (--sddmm R,T,4,2), against csr's
-#   non-zero-parallel default;
-# - SpMM in csr: a row's non-zeros 1, 4 or 16 a step (UNROLL of
-#   --row-spmm) against the default's 8, on graphs with and without hubs;
-# - timing: how much of the session-23 figures (--timing launch: events
-#   around launches on an idle GPU) was the host's submission, against the
-#   GPU's work alone (--timing queued, the default), each with cuSPARSE
-#   timed the same way (timing.jsonl: read the speedups of each label).
-# Sections run in that order of need: timing, SDDMM, SpMM slices, UNROLL.
+#   python3 scripts/perf-table.py --sweep OUT_DIR/spmm64.jsonl
+# prints every label as a speedup over it. Questions asked (docs/perf.md,
+# session 30; the session-30 sweeps that set today's defaults are in
+# docs/perf-data/2026-11-24-h100/):
+# - SpMM at 64 features took 2.6 to 3.9 times its time at 32 on the larger
+#   graphs (1.3 times for cuSPARSE): which shape of a row (lanes, vector,
+#   rows a warp, non-zeros a step) does better there, in csr and hyb;
+# - hyb SpMM at 32 features: its widest bucket no longer walks 8 non-zeros
+#   a step (rows share a warp), measured only in csr: against 8 again;
+# - feature slices, the default where B outgrows L2 from 256 features:
+#   against the unsliced shapes on graphs near that line and on a road
+#   graph, where B's rows are gathered with locality.
 # Every run has its own time limit; a run that fails or is wrong is in
 # OUT_DIR/sweep.err or carries "verified":false.
 set -uo pipefail
@@ -37,69 +34,40 @@ run() {
 }
 
 start=$SECONDS
-for m in cora pubmed ogbn-arxiv; do
+for m in luxembourg_osm USA-road-d.NY-recon pubmed email-Enron ogbn-arxiv; do
   M=$(matrix $m)
-  for timing in launch queued; do
-    for op in spmm sddmm; do
-      run "$timing" --op $op --matrix "$M" --feat 32,512 --baseline cusparse --timing $timing
-    done
+  run default --op spmm --matrix "$M" --feat 64 --baseline cusparse
+  # R,T,V[,CACHE,SLICE,UNROLL]: 8 rows of 16 lanes is the default.
+  for shape in 8,16,4,0,0,8 16,8,4 4,16,4 4,32,2 2,32,4; do
+    run "row$shape" --op spmm --matrix "$M" --feat 64 --row-spmm $shape
   done
-done > "$out/timing.jsonl"
-echo "timing: $((SECONDS - start)) s"
+  run hyb --op spmm --format hyb --matrix "$M" --feat 64
+  for shape in 16,8,4 4,32,2; do
+    run "hyb-row$shape" --op spmm --format hyb --matrix "$M" --feat 64 --row-spmm $shape
+  done
+done > "$out/spmm64.jsonl"
+echo "spmm 64 sweep: $((SECONDS - start)) s"
 
 start=$SECONDS
-for m in bcsstk25 ppi-graphsaint ogbn-arxiv rmat:17:16:0; do
+for m in cora pubmed email-Enron ogbn-arxiv; do
   M=$(matrix $m)
-  F=32,64,128,256,512
-  run default --op sddmm --matrix "$M" --feat $F --baseline cusparse
-  for k in 0 2 4 5; do
-    run "hyb-k$k" --op sddmm --format hyb --bucket-exp $k --matrix "$M" --feat $F
-  done
-  # Eight lanes a bucket row: each load instruction of a warp touches four
-  # rows of Y instead of 32, at the cost of three shuffles a slot.
-  for k in 0 4; do
-    run "hyb-k$k-lanes8" --op sddmm --format hyb --bucket-exp $k --matrix "$M" --feat $F --sddmm 16,8,4
-  done
-  # A row's non-zeros on the lanes, each lane a whole dot product: no
-  # binary search, no shuffle; short rows leave lanes idle.
-  run row-lanes32 --op sddmm --matrix "$M" --feat $F --sddmm 4,32,4,2
-  run row-lanes8 --op sddmm --matrix "$M" --feat $F --sddmm 16,8,4,2
-done > "$out/sddmm.jsonl"
-echo "sddmm sweep: $((SECONDS - start)) s"
+  run default --op spmm --format hyb --matrix "$M" --feat 32 --baseline cusparse
+  run hyb-unroll8 --op spmm --format hyb --matrix "$M" --feat 32 --row-spmm 16,8,4,0,0,8
+done > "$out/hyb32.jsonl"
+echo "hyb 32 sweep: $((SECONDS - start)) s"
 
 start=$SECONDS
-for m in ogbn-arxiv ogbn-arxiv-sym email-Enron rmat:17:16:0; do
+for m in USA-road-d.NY-recon ppi-graphsaint email-Enron musae-github; do
   M=$(matrix $m)
-  F=128,256,512
-  run default --op spmm --matrix "$M" --feat $F --baseline cusparse
-  for slice in 32 64 128; do
-    threads=$((slice / 4))
-    run "slice$slice" --op spmm --matrix "$M" --feat $F --row-spmm $((128 / threads)),$threads,4,0,$slice
+  run default --op spmm --matrix "$M" --feat 256,512 --baseline cusparse
+  run hyb-default --op spmm --format hyb --matrix "$M" --feat 256,512
+  for format in csr hyb; do
+    run "$format-unsliced" --op spmm --format $format --matrix "$M" --feat 256 --row-spmm 2,64,4
+    run "$format-unsliced" --op spmm --format $format --matrix "$M" --feat 512 --row-spmm 1,128,4
+    run "$format-slice128" --op spmm --format $format --matrix "$M" --feat 256,512 --row-spmm 4,32,4,0,128
   done
-  run hyb --op spmm --format hyb --matrix "$M" --feat $F
-  for slice in 32 128; do
-    threads=$((slice / 4))
-    run "hyb-slice$slice" --op spmm --format hyb --matrix "$M" --feat $F \
-      --row-spmm $((128 / threads)),$threads,4,0,$slice
-  done
-done > "$out/spmm.jsonl"
-echo "spmm sweep: $((SECONDS - start)) s"
-
-
-start=$SECONDS
-for m in cora pubmed ogbn-arxiv USA-road-d.NY-recon rmat:17:16:0; do
-  M=$(matrix $m)
-  # The default row schedule at each feature size (RowSpmm::for_features).
-  for fs in 32:16,8,4 128:4,32,4 512:1,128,4; do
-    feat=${fs%%:*} rtv=${fs#*:}
-    run default --op spmm --matrix "$M" --feat "$feat" --baseline cusparse
-    for unroll in 1 4 16; do
-      run "unroll$unroll" --op spmm --matrix "$M" --feat "$feat" --row-spmm "$rtv,0,0,$unroll"
-    done
-  done
-done > "$out/spmm-unroll.jsonl"
-echo "spmm unroll sweep: $((SECONDS - start)) s"
-
+done > "$out/slices.jsonl"
+echo "slice sweep: $((SECONDS - start)) s"
 
 status=0
 if grep -q '"verified":false' "$out"/*.jsonl; then status=1; fi

@@ -102,9 +102,15 @@ impl RowSpmm {
         self.chunk_count(feat).filter(|&c| c <= Self::MAX_UNROLLED_CHUNKS).unwrap_or(1).max(1)
     }
 
-    /// The non-zeros a step of the non-zero loop (see `unroll`).
+    /// The non-zeros a step of the non-zero loop (see `unroll`). Rows that
+    /// share a warp walk their own trip counts, so the warp runs the
+    /// unrolled loop for the longest and then the rest for the longest
+    /// remainder: on the H100 (docs/perf.md, session 30) 16 rows of 8
+    /// lanes at 32 features took 0.040 ms on cora unrolled by 8, 0.022
+    /// not unrolled; a row of 128 lanes at 512 features, the same.
     pub fn nonzeros_a_step(&self, feat: Option<usize>) -> usize {
         match self.unroll {
+            0 if self.rows > 1 && self.threads < 32 => 1,
             0 => (Self::MAX_UNROLLED_CHUNKS / self.unrolled_chunks(feat)).max(1),
             unroll => unroll,
         }
@@ -256,6 +262,25 @@ impl RowSpmm {
         let threads = feat.div_ceil(vector).next_power_of_two().clamp(1, 128);
         RowSpmm { rows: (128 / threads).max(1), threads, vector, ..RowSpmm::default() }
     }
+
+    /// The default for `feat` features of a B with `cols` rows:
+    /// `for_features`, except where B outgrows the H100's 50 MB of L2 from
+    /// 256 features, where slices of 128 features on rows of a warp each
+    /// keep a slice of B in L2. There, on ogbn-arxiv at 512 features
+    /// (347 MB), csr took 0.457 ms sliced against 0.582 unsliced, hyb
+    /// 0.557 against 0.682; on email-Enron (75 MB) hyb 0.152 against
+    /// 0.167; at 256 features on email-Enron (37 MB) slicing gained
+    /// nothing (docs/perf.md, session 30).
+    pub fn for_matrix(feat: usize, cols: usize) -> RowSpmm {
+        let b_bytes = cols.saturating_mul(feat).saturating_mul(4);
+        if feat >= 256 && feat % 4 == 0 && b_bytes > Self::L2_BYTES {
+            return RowSpmm { rows: 4, threads: 32, vector: 4, slice: 128, ..RowSpmm::default() };
+        }
+        Self::for_features(feat)
+    }
+
+    /// The H100's L2 cache.
+    const L2_BYTES: usize = 50 << 20;
 
     /// The candidates `--tune` tries for `feat` features: vectors that the
     /// features divide into, threads that cover the features in few
@@ -499,6 +524,16 @@ impl LaneSddmm {
         LaneSddmm { rows: block / threads, threads, vector, walk: SddmmWalk::NonZeros }
     }
 
+    /// The GPU default for hyb SDDMM (`hyb_passes`): a bucket row's dot
+    /// products on 8 lanes, 16 bucket rows a block. One lane a non-zero, the
+    /// csr default up to 64 features, was slower in hyb at every feature
+    /// size on the H100 (docs/perf.md, session 30): the four rows of X that
+    /// a warp's load touches instead of 32 outweigh three shuffles a slot.
+    pub fn for_hyb(feat: usize) -> LaneSddmm {
+        let vector = if feat % 4 == 0 { 4 } else { 1 };
+        LaneSddmm { rows: 16, threads: 8, vector, walk: SddmmWalk::NonZeros }
+    }
+
     /// The candidates `--tune` tries for `feat` features: vectors that the
     /// features divide into, lanes that cover the features in one to four
     /// steps (a whole warp for more), blocks of
@@ -577,6 +612,15 @@ mod tests {
         assert_eq!(RowSpmm::for_features(128), row(4, 32, 4));
         assert_eq!(RowSpmm::for_features(256), row(2, 64, 4));
         assert_eq!(RowSpmm::for_features(512), row(1, 128, 4));
+        // Slices of 128 where B (cols x feat floats) outgrows L2 from 256
+        // features: ogbn-arxiv's 169,343 columns at 256, not cora's 2,708.
+        let sliced = RowSpmm { slice: 128, ..row(4, 32, 4) };
+        assert_eq!(RowSpmm::for_matrix(256, 169_343), sliced);
+        assert_eq!(RowSpmm::for_matrix(512, 169_343), sliced);
+        assert_eq!(RowSpmm::for_matrix(128, 169_343), RowSpmm::for_features(128));
+        assert_eq!(RowSpmm::for_matrix(512, 2_708), RowSpmm::for_features(512));
+        assert_eq!(RowSpmm::for_matrix(258, 169_343), RowSpmm::for_features(258));
+        assert_eq!(RowSpmm::for_matrix(512, usize::MAX), sliced);
         assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(4, 32, 4) }));
@@ -590,8 +634,12 @@ mod tests {
         assert!(RowSpmm { cache: 48, ..row(1, 32, 1) }.check().is_err());
         assert!(RowSpmm { cache: 1056, ..row(1, 32, 1) }.check().is_err());
         // Non-zeros a step: 8 over the chunks a step holds, or as given;
-        // none with a cache.
+        // none with a cache, nor where rows share a warp.
         assert_eq!(RowSpmm::for_features(512).nonzeros_a_step(Some(512)), 8);
+        assert_eq!(RowSpmm::for_features(32).nonzeros_a_step(Some(32)), 1);
+        assert_eq!(row(1, 8, 4).nonzeros_a_step(Some(32)), 8);
+        assert_eq!(RowSpmm { unroll: 4, ..row(16, 8, 4) }.nonzeros_a_step(Some(32)), 4);
+        assert!(!RowSpmm::for_features(64).passes("csrmm", Some(64)).contains("unroll{loop=csrmm.1 "));
         assert_eq!(row(2, 32, 4).nonzeros_a_step(Some(512)), 2);
         // 16 chunks are walked outside the non-zero loop: one a step.
         assert_eq!(row(2, 32, 1).nonzeros_a_step(Some(512)), 8);
@@ -604,7 +652,7 @@ mod tests {
         assert!(RowSpmm { cache: 32, unroll: 2, ..row(1, 32, 4) }.check().is_err());
         // hyb: buckets compiled for widths up to 16 unroll whole, others
         // (generic, wider) by the factor.
-        let hyb = RowSpmm::for_features(32).hyb_passes(&[Some(1), Some(16), Some(32), None], Some(32));
+        let hyb = RowSpmm::for_features(128).hyb_passes(&[Some(1), Some(16), Some(32), None], Some(128));
         assert!(!hyb.contains("unroll{loop=hyb0.2"), "{hyb}");
         assert!(hyb.contains("sparse-pos-unroll{loop=hyb1.2}"), "{hyb}");
         assert!(hyb.contains("sparse-pos-unroll{loop=hyb2.2 factor=8}"), "{hyb}");
@@ -616,7 +664,7 @@ mod tests {
         for feat in [1, 7, 32, 64, 128, 256, 512, 1000] {
             let list = LaneSddmm::candidates(feat);
             assert!(!list.is_empty(), "feat {feat}");
-            for c in list.iter().chain([&LaneSddmm::for_features(feat)]) {
+            for c in list.iter().chain([&LaneSddmm::for_features(feat), &LaneSddmm::for_hyb(feat)]) {
                 assert_eq!(c.check(), Ok(()), "{c:?}");
                 assert_eq!(feat % c.vector, 0, "{c:?}");
             }
@@ -628,6 +676,8 @@ mod tests {
         assert_eq!(LaneSddmm::for_features(256), lanes(64, 4, 4));
         assert_eq!(LaneSddmm::for_features(512), lanes(32, 8, 4));
         assert_eq!(LaneSddmm::for_features(1000), lanes(16, 16, 4));
+        assert_eq!(LaneSddmm::for_hyb(32), lanes(16, 8, 4));
+        assert_eq!(LaneSddmm::for_hyb(7), lanes(16, 8, 1));
         assert!(LaneSddmm::candidates(128).contains(&LaneSddmm { walk: SddmmWalk::Rows, ..lanes(4, 32, 4) }));
         assert!(lanes(4, 64, 1).check().is_err());
         assert!(lanes(64, 32, 1).check().is_err());

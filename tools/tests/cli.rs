@@ -390,6 +390,20 @@ fn bench_json_names_the_configuration_that_ran() {
     assert!(lines[1].contains("sparse-pos-split{loop=sddmm.1 factor=32}"), "{lanes}");
     let hyb = run(&["--op", "spmm", "--format", "hyb", "--col-parts", "2", "--bucket-exp", "3", "--device", "emulate"]);
     assert!(hyb.contains("\"col_parts\":2,\"bucket_exp\":3,\"schedule\":\"sparse-pos-split{loop=zero.1"), "{hyb}");
+    // hyb SDDMM on the GPU: 8 lanes a bucket row, buckets up to 16 wide
+    // below 128 features and COO (one non-zero a bucket row) from there;
+    // on the CPU, buckets up to 16 wide.
+    let hyb = run(&["--op", "sddmm", "--format", "hyb", "--device", "emulate", "--feat", "32,128"]);
+    let lines: Vec<&str> = hyb.lines().collect();
+    assert_eq!(lines.len(), 2, "{hyb}");
+    assert!(lines[0].contains("\"bucket_exp\":4,"), "{hyb}");
+    assert!(lines[1].contains("\"bucket_exp\":0,"), "{hyb}");
+    for line in lines {
+        assert!(line.contains("sparse-pos-split{loop=sddmm0.3 factor=32}"), "{line}");
+        assert!(line.contains("sparse-pos-split{loop=sddmm0.1 factor=16}"), "{line}");
+    }
+    let cpu = run(&["--op", "sddmm", "--format", "hyb", "--feat", "128"]);
+    assert!(cpu.contains("\"bucket_exp\":4}"), "{cpu}");
     let bsr = run(&["--op", "spmm", "--format", "bsr", "--block", "2"]);
     // The CPU path takes no schedule.
     assert!(bsr.contains("\"reps\":1,\"block\":2}"), "{bsr}");
@@ -780,7 +794,7 @@ fn bench_checks_row_spmm_schedules() {
     // aligned version keeps one 16-byte sum in registers and stores C
     // once (eight non-zeros a step and the remainder: nine B loads).
     fails_with(&ptx(&["--row-spmm", "4,8,4,0,6"]), "SLICE must be a multiple of VECTOR");
-    let output = ptx(&["--row-spmm", "4,8,4,0,32"]);
+    let output = ptx(&["--row-spmm", "4,8,4,0,32,8"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("%ctaid.y"), "{text}");

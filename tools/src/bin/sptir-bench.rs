@@ -128,9 +128,11 @@ struct Args {
     /// hyb column partitions.
     #[arg(long, default_value_t = 1)]
     col_parts: usize,
-    /// hyb bucket widths are 1, 2, ..., 2^k.
-    #[arg(long, default_value_t = 4)]
-    bucket_exp: u32,
+    /// hyb bucket widths are 1, 2, ..., 2^k. Default: 4, except SDDMM on
+    /// the GPU from 128 features, 0 (every bucket row one non-zero: COO),
+    /// the faster there on the H100 (docs/perf.md, session 30).
+    #[arg(long)]
+    bucket_exp: Option<u32>,
     /// Also run this baseline in the same process (GPU only): cuSPARSE.
     #[arg(long, value_enum)]
     baseline: Option<Baseline>,
@@ -414,8 +416,11 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         FormatArg::Bsr => Format::Bsr,
         FormatArg::Hyb => Format::Hyb,
     };
-    let layout =
-        Layout { block: args.block, col_parts: args.col_parts, bucket_exponent: args.bucket_exp, ell_width: None };
+    let bucket_exponent = args.bucket_exp.unwrap_or(match op {
+        Op::Sddmm if feat >= 128 && goes_to_gpu(args) => 0,
+        _ => 4,
+    });
+    let layout = Layout { block: args.block, col_parts: args.col_parts, bucket_exponent, ell_width: None };
     let mut work =
         Work::plan(op, format, a, feat, layout, args.seed, args.ell_panel_slots).map_err(|e| e.to_string())?;
     let part = (op, format, a, feat, layout);
@@ -457,7 +462,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         (None, Op::Spmm, Format::Csr | Format::Ell | Format::Hyb)
             if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
-            Some(RowSpmm::for_features(feat))
+            Some(RowSpmm::for_matrix(feat, a.cols()))
         }
         (None, _, _) => None,
     };
@@ -466,7 +471,10 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         (None, Op::Sddmm, Format::Csr | Format::Hyb)
             if gpu && args.schedule.is_none() && args.kernel.is_none() && args.stage1.is_none() =>
         {
-            Some(LaneSddmm::for_features(feat))
+            Some(match format {
+                Format::Hyb => LaneSddmm::for_hyb(feat),
+                _ => LaneSddmm::for_features(feat),
+            })
         }
         (None, _, _) => None,
     };
@@ -497,7 +505,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // measurement that does not say its configuration cannot be reproduced.
     let mut described = match format {
         Format::Bsr => vec![("block", args.block.to_string())],
-        Format::Hyb => vec![("col_parts", args.col_parts.to_string()), ("bucket_exp", args.bucket_exp.to_string())],
+        Format::Hyb => vec![("col_parts", args.col_parts.to_string()), ("bucket_exp", bucket_exponent.to_string())],
         Format::Csr | Format::Ell => vec![],
     };
     if args.device != Device::Cpu {
@@ -699,10 +707,10 @@ fn lane_sddmm_schedule(values: &[usize]) -> Result<LaneSddmm, String> {
 /// The configuration knobs --tune varies and --save-config records.
 fn config_lines(args: &Args) -> String {
     let format = format!("{:?}", args.format).to_lowercase();
-    let mut text = format!(
-        "format={format}\nblock={}\ncol_parts={}\nbucket_exp={}\n",
-        args.block, args.col_parts, args.bucket_exp
-    );
+    let mut text = format!("format={format}\nblock={}\ncol_parts={}\n", args.block, args.col_parts);
+    if let Some(bucket_exp) = args.bucket_exp {
+        text.push_str(&format!("bucket_exp={bucket_exp}\n"));
+    }
     if let Some(stage1) = &args.stage1 {
         text.push_str(&format!("stage1={stage1}\n"));
     }
@@ -771,7 +779,7 @@ fn apply_config_line(args: &mut Args, line: &str) -> Result<(), String> {
         "block" => args.block = number()?,
         "col_parts" => args.col_parts = number()?,
         "bucket_exp" => {
-            args.bucket_exp = u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?
+            args.bucket_exp = Some(u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?)
         }
         "stage1" => args.stage1 = pass_list(value),
         "schedule" => args.schedule = pass_list(value),
@@ -838,7 +846,7 @@ fn check_pass_names(option: &str, list: Option<&str>, allowed: impl Fn(&str) -> 
 /// The hyb(c, k) layouts --tune tries: column partitions c, bucket widths
 /// up to 2^k.
 const HYB_COL_PARTS: [usize; 3] = [1, 2, 4];
-const HYB_BUCKET_EXPS: [u32; 4] = [2, 3, 4, 5];
+const HYB_BUCKET_EXPS: [u32; 5] = [0, 2, 3, 4, 5];
 
 /// `args` without the schedule knobs --tune sets itself.
 fn candidate_base(args: &Args) -> Args {
@@ -897,7 +905,7 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     }
     for col_parts in HYB_COL_PARTS {
         for bucket_exp in HYB_BUCKET_EXPS {
-            list.push(Args { format: FormatArg::Hyb, col_parts, bucket_exp, ..base.clone() });
+            list.push(Args { format: FormatArg::Hyb, col_parts, bucket_exp: Some(bucket_exp), ..base.clone() });
         }
     }
     for block in [2, 4] {
@@ -946,7 +954,7 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
                 let candidate = Args {
                     format: FormatArg::Hyb,
                     col_parts,
-                    bucket_exp,
+                    bucket_exp: Some(bucket_exp),
                     row_spmm: row_spmm.clone(),
                     sddmm: sddmm.clone(),
                     ..candidate_base(args)
@@ -1036,10 +1044,9 @@ fn check_options(args: &Args) -> Result<(), String> {
     if args.format == FormatArg::Hyb && args.col_parts == 0 {
         return Err("--col-parts (col_parts: the hyb column partitions) must be at least 1".into());
     }
-    if args.format == FormatArg::Hyb && args.bucket_exp > 30 {
+    if let Some(bucket_exp) = args.bucket_exp.filter(|&k| args.format == FormatArg::Hyb && k > 30) {
         return Err(format!(
-            "--bucket-exp (bucket_exp: the hyb bucket widths up to 2^k) must be at most 30 (2^k fits in i32), got {}",
-            args.bucket_exp
+            "--bucket-exp (bucket_exp: the hyb bucket widths up to 2^k) must be at most 30 (2^k fits in i32), got {bucket_exp}"
         ));
     }
     if let Some(feat) = args.feat.iter().enumerate().find_map(|(i, f)| args.feat[..i].contains(f).then_some(f)) {
