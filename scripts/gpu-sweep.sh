@@ -14,7 +14,12 @@
 #   a step (rows share a warp), measured only in csr: against 8 again;
 # - feature slices, the default where B outgrows L2 from 256 features:
 #   against the unsliced shapes on graphs near that line and on a road
-#   graph, where B's rows are gathered with locality.
+#   graph, where B's rows are gathered with locality;
+# - csr SpMM with a row's columns and values staged in shared memory
+#   (CACHE), where both formats trail cuSPARSE (pubmed, power-law graphs,
+#   128 features and up): a warp loads 32 non-zeros at once, and their
+#   gathers of B no longer wait on one column load each (short rows run
+#   the unrolled loop's remainder, one non-zero a step).
 # Every run has its own time limit; a run that fails or is wrong is in
 # OUT_DIR/sweep.err or carries "verified":false.
 set -uo pipefail
@@ -68,6 +73,17 @@ for m in USA-road-d.NY-recon ppi-graphsaint email-Enron musae-github; do
   done
 done > "$out/slices.jsonl"
 echo "slice sweep: $((SECONDS - start)) s"
+
+start=$SECONDS
+for m in pubmed email-Enron musae-github ogbn-arxiv; do
+  M=$(matrix $m)
+  run default --op spmm --matrix "$M" --feat 128,512 --baseline cusparse
+  run hyb --op spmm --format hyb --matrix "$M" --feat 128,512
+  for shape in 4,32,4,32 1,32,4,32 2,64,4,64; do
+    run "cache$shape" --op spmm --matrix "$M" --feat 128,512 --row-spmm $shape
+  done
+done > "$out/cache.jsonl"
+echo "cache sweep: $((SECONDS - start)) s"
 
 status=0
 if grep -q '"verified":false' "$out"/*.jsonl; then status=1; fi
