@@ -316,9 +316,10 @@ impl RowSpmm {
                 }
             }
         }
-        // The default with fewer or more non-zeros a step than its 8 / chunks.
-        for unroll in [1, 4, 16] {
-            list.push(RowSpmm { unroll, ..Self::for_features(feat) });
+        // The default with other numbers of non-zeros a step than its own.
+        let default = Self::for_features(feat);
+        for unroll in [1, 4, 8, 16].into_iter().filter(|&u| u != default.nonzeros_a_step(Some(feat))) {
+            list.push(RowSpmm { unroll, ..default });
         }
         // Slices of B that fit in L2 where the whole may not: a slice's
         // features in one step, 128 threads a block.
@@ -525,10 +526,13 @@ impl LaneSddmm {
     }
 
     /// The GPU default for hyb SDDMM (`hyb_passes`): a bucket row's dot
-    /// products on 8 lanes, 16 bucket rows a block. One lane a non-zero, the
-    /// csr default up to 64 features, was slower in hyb at every feature
-    /// size on the H100 (docs/perf.md, session 30): the four rows of X that
+    /// products on 8 lanes, 16 bucket rows a block. On the H100
+    /// (docs/perf.md, session 30) the csr default's one lane a non-zero
+    /// was slower in hyb up to 64 features on all four matrices swept
+    /// (ogbn-arxiv at 32: 0.073 ms against 0.033): the four rows of X that
     /// a warp's load touches instead of 32 outweigh three shuffles a slot.
+    /// From 128 features, in buckets of one non-zero, 8 lanes came within
+    /// 7% of the csr default's 4 or 8 or beat it by up to 14%.
     pub fn for_hyb(feat: usize) -> LaneSddmm {
         let vector = if feat % 4 == 0 { 4 } else { 1 };
         LaneSddmm { rows: 16, threads: 8, vector, walk: SddmmWalk::NonZeros }
@@ -637,6 +641,11 @@ mod tests {
         // none with a cache, nor where rows share a warp.
         assert_eq!(RowSpmm::for_features(512).nonzeros_a_step(Some(512)), 8);
         assert_eq!(RowSpmm::for_features(32).nonzeros_a_step(Some(32)), 1);
+        // --tune tries the default with other steps than its own.
+        let at_32 = RowSpmm::candidates(32);
+        assert!(at_32.contains(&RowSpmm { unroll: 8, ..row(16, 8, 4) }));
+        assert!(!at_32.contains(&RowSpmm { unroll: 1, ..row(16, 8, 4) }));
+        assert!(!RowSpmm::candidates(512).contains(&RowSpmm { unroll: 8, ..row(1, 128, 4) }));
         assert_eq!(row(1, 8, 4).nonzeros_a_step(Some(32)), 8);
         assert_eq!(RowSpmm { unroll: 4, ..row(16, 8, 4) }.nonzeros_a_step(Some(32)), 4);
         assert!(!RowSpmm::for_features(64).passes("csrmm", Some(64)).contains("unroll{loop=csrmm.1 "));
