@@ -21,7 +21,9 @@
 //! A math op on vectors (a vectorized loop's `exp`) first becomes one op
 //! on each lane: the approximate instructions have no vector form, and
 //! PTX has no vector arithmetic to keep. Any other math op is an error
-//! naming it, instead of an LLVM abort in the PTX backend.
+//! naming it, instead of an LLVM abort in the PTX backend. The float
+//! arith ops that upstream also sends to libdevice are lowered here too:
+//! maxnumf and minnumf to PTX's `max` and `min`; remf is refused.
 
 use crate::{
     accumulation_chain::{scalar_type, vector_shape},
@@ -103,6 +105,18 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         });
         ops
     };
+    // The float arith ops that upstream convert-gpu-to-nvvm calls
+    // libdevice for.
+    let mut libdevice_arith = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if matches!(op_name(&op).as_str(), "arith.maxnumf" | "arith.minnumf" | "arith.remf") {
+            libdevice_arith.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    for op in libdevice_arith {
+        lower_arith(context, op)?;
+    }
     for op in math_ops() {
         if op.result(0).is_ok_and(|r| vector_shape(r.r#type()).is_some()) {
             scalarize(context, op)?;
@@ -540,6 +554,32 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     if let Scale::After(factor) = mapping.scale {
         value = scale(value, factor);
     }
+    replace_op(op, value);
+    Ok(())
+}
+
+/// `arith.maxnumf` and `arith.minnumf` become LLVM's maxnum and minnum,
+/// which are PTX's `max` and `min` (a NaN operand yields the other), on
+/// any float and vector; `arith.remf` (C's fmod, exact) is refused: PTX
+/// has no instruction for it.
+fn lower_arith<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let name = op_name(&op);
+    let location = op.location();
+    let refuse = |why: &str| emit_error(location, format!("lower-math-to-nvvm: '{name}' {why}"));
+    let intrinsic = match name.as_str() {
+        "arith.maxnumf" => "llvm.intr.maxnum",
+        "arith.minnumf" => "llvm.intr.minnum",
+        _ => return Err(refuse("(fmod) has no lowering on the GPU without CUDA's libdevice: PTX has no remainder instruction for floats; where its rounding will do, write x - y * trunc(x / y) with math.trunc")),
+    };
+    let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
+    let result = op.result(0).map_err(|_| refuse("has no result"))?;
+    let operands: Vec<Value<'c, 'c>> = op.operands().collect();
+    let value = OperationBuilder::new(intrinsic, location)
+        .add_operands(&operands)
+        .add_results(&[result.r#type()])
+        .build()
+        .map(|built| builder.value(built))
+        .map_err(|_| refuse(&format!("could not become '{intrinsic}'")))?;
     replace_op(op, value);
     Ok(())
 }

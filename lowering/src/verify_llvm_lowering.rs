@@ -3,13 +3,15 @@
 //! handles (arithmetic on a type LLVM has no arithmetic for, such as
 //! `f8E4M3FN`) is left in place, with `unrealized_conversion_cast`s around
 //! it, and the failure would surface later in translation or the JIT
-//! without a location. This pass names the first such op where it is.
+//! without a location. This pass names the first such op where it is, and
+//! the first call into CUDA's libdevice, which no sptir kernel links.
 
 use crate::{
     ir_query::op_name,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
+    attribute::FlatSymbolRefAttribute,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     ValueLike,
 };
@@ -37,7 +39,28 @@ const CONTAINERS: &[&str] = &["func.func", "gpu.module", "gpu.func"];
 const LOWERED_DIALECTS: &[&str] =
     &["arith", "math", "memref", "scf", "cf", "func", "vector", "complex", "index", "gpu", "sparse_iter", "sparse_pos"];
 
+/// The prefix of CUDA's libdevice functions, which upstream conversions
+/// call for ops they have no instruction for; sptir links no libdevice.
+const LIBDEVICE: &str = "__nv_";
+
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let mut libdevice_call = None;
+    root.walk(WalkOrder::PreOrder, |op| {
+        let callee = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
+        match callee.map(|c| c.value().to_string()).filter(|c| c.starts_with(LIBDEVICE)) {
+            Some(callee) if op_name(&op) == "llvm.call" => {
+                libdevice_call = Some((unsafe { OperationRef::from_raw(op.to_raw()) }, callee));
+                WalkResult::Interrupt
+            }
+            _ => WalkResult::Advance,
+        }
+    });
+    if let Some((call, callee)) = libdevice_call {
+        return Err(emit_error(
+            call.location(),
+            format!("verify-llvm-lowering: this op became a call to CUDA's libdevice function '{callee}', which sptir does not link: the kernel would not load; write it with the ops that lower-math-to-nvvm lowers"),
+        ));
+    }
     let mut left = None;
     let container = root.to_raw().ptr;
     root.walk(WalkOrder::PreOrder, |op| {

@@ -303,3 +303,36 @@ gpu.module @kernels {
     gpu.return %a, %b, %c, %e : i1, i1, i1, vector<2xi1>
   }
 }
+
+// -----
+
+// The float arith ops that upstream sends to libdevice: maxnumf and
+// minnumf become LLVM's maxnum and minnum (PTX max and min), on any float
+// and on vectors.
+// CHECK-LABEL: gpu.func @extrema
+//       CHECK:   llvm.intr.maxnum(%arg0, %arg0) : (f32, f32) -> f32
+//       CHECK:   llvm.intr.minnum(%arg1, %arg1) : (f64, f64) -> f64
+//       CHECK:   llvm.intr.maxnum(%arg2, %arg2) : (f16, f16) -> f16
+//       CHECK:   llvm.intr.minnum(%arg3, %arg3) : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+//   CHECK-NOT:   arith.maxnumf
+//   CHECK-NOT:   arith.minnumf
+gpu.module @kernels {
+  gpu.func @extrema(%x: f32, %d: f64, %h: f16, %v: vector<4xf32>) -> f32 {
+    %a = arith.maxnumf %x, %x : f32
+    %b = arith.minnumf %d, %d : f64
+    %c = arith.maxnumf %h, %h : f16
+    %e = arith.minnumf %v, %v : vector<4xf32>
+    gpu.return %a : f32
+  }
+}
+
+// -----
+
+// fmod has no PTX instruction.
+gpu.module @kernels {
+  gpu.func @remainder(%x: f32) -> f32 {
+    // expected-error@+1 {{lower-math-to-nvvm: 'arith.remf' (fmod) has no lowering on the GPU without CUDA's libdevice}}
+    %r = arith.remf %x, %x : f32
+    gpu.return %r : f32
+  }
+}

@@ -28,3 +28,17 @@ func.func @fill(%zero: f32, %y: memref<?xf32>) {
   linalg.fill ins(%zero : f32) outs(%y : memref<?xf32>)
   return
 }
+
+// -----
+
+// A call into CUDA's libdevice (what upstream convert-gpu-to-nvvm writes
+// for ops with no instruction) would leave the kernel unloadable: the
+// call is named where its op was.
+gpu.module @kernels {
+  llvm.func @__nv_fmodf(f32, f32) -> f32
+  llvm.func @remainder(%x: f32, %y: f32) -> f32 {
+    // expected-error@+1 {{verify-llvm-lowering: this op became a call to CUDA's libdevice function '__nv_fmodf', which sptir does not link: the kernel would not load}}
+    %r = llvm.call @__nv_fmodf(%x, %y) : (f32, f32) -> f32
+    llvm.return %r : f32
+  }
+}
