@@ -339,6 +339,14 @@ pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c,
     update(store, &["arith.addf", "arith.addi"])
 }
 
+/// `accumulation`, where nothing but the addition reads the old value:
+/// positions that add to the element at once (atomically, or in a warp
+/// shuffle) leave no one old value for another use to see (`W += e;
+/// Z += W` reads each partial W).
+pub fn shared_accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
+    accumulation(store).filter(|(load, _)| load.result(0).is_ok_and(|old| use_count(old.into()) == 1))
+}
+
 /// Whether `store` writes `combine(load m[i], v)` back to `m[i]` with a
 /// `combine` whose order does not matter (a sum, a product, a maximum, a
 /// minimum, a bitwise and, or, xor): positions that update one element in

@@ -22,7 +22,7 @@ use crate::{
     ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
         accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name,
-        outermost, root_memref, static_shape, touches_memory, users, view_root, LANE_CLUSTERS,
+        outermost, root_memref, shared_accumulation, static_shape, touches_memory, users, view_root, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -699,6 +699,13 @@ fn mark_accumulations<'c>(
             return Err(emit_error(
                 store.location(),
                 format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites (arith.addf or arith.addi), the only update threads can share; leave this loop sequential (bind a spatial loop outside it instead)"),
+            ));
+        }
+        if shared_accumulation(store).is_none() {
+            let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
+            return Err(emit_error(
+                store.location(),
+                format!("lower-loop-bindings: a store in {kind} loop adds to the value it overwrites, but that old value is also read for something else here (another update, say), and threads adding at once would each read a different one; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
         unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);

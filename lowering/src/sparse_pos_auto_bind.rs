@@ -18,7 +18,7 @@
 //! fast only where the threads have work; hand schedules do better.
 
 use crate::ir_query::{
-    accumulation, computable_before, constant_index, constant_of, encloses, evaluate_index, outermost,
+    computable_before, constant_index, constant_of, encloses, evaluate_index, outermost, shared_accumulation,
 };
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_bind::DIMENSIONS;
@@ -150,13 +150,15 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 }
 
 /// Whether every store under `top` adds to the element it overwrites
-/// (`m[i] = m[i] + v`) in a type the GPU adds atomically: the only
+/// (`m[i] = m[i] + v`, nothing else reading the old m[i]) in a type the
+/// GPU adds atomically: the only
 /// updates that blocks running a reduction loop's positions at once can
 /// make.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
         let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
-        accumulation(store).is_some() && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
+        shared_accumulation(store).is_some()
+            && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
     };
     find_store(top, |store| !atomic(store)).is_none()
 }

@@ -54,6 +54,26 @@ func.func @atomic_store_is_not_an_accumulation(%out: memref<?xf32>, %n: index, %
 }
 
 // -----
+
+// Two sums, one adding the other's old value: blocks adding to W at once
+// would each read a different one.
+func.func @atomic_old_value_read_elsewhere(%z: memref<?xf32>, %w: memref<?xf32>, %e: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %z_old = memref.load %z[%c0] : memref<?xf32>
+    %w_old = memref.load %w[%c0] : memref<?xf32>
+    %term = memref.load %e[%i] : memref<?xf32>
+    %z_new = arith.addf %z_old, %w_old : f32
+    memref.store %z_new, %z[%c0] : memref<?xf32>
+    %w_new = arith.addf %w_old, %term : f32
+    // expected-error@+1 {{lower-loop-bindings: a store in an atomic loop adds to the value it overwrites, but that old value is also read for something else here}}
+    memref.store %w_new, %w[%c0] : memref<?xf32>
+  } {bind = "blockIdx.x", atomic}
+  return
+}
+
+// -----
 // A shared tile is block memory: it cannot also be read outside the launch.
 func.func @tile_outside(%out: memref<?xf32>) {
   %c0 = arith.constant 0 : index

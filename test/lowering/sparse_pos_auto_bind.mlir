@@ -176,6 +176,35 @@ func.func @column_maxima(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: in
 
 // -----
 
+// Two sums over a CSR row, one adding the other's running value (Z += W;
+// W += e): each sum is an addition, but Z's terms read W's partial sums,
+// so blocks adding at once would read other ones. The reduction stays
+// sequential, on one block.
+// CHECK-LABEL: func.func @coupled_sums
+//       CHECK:   sparse_pos.for "coupled.0" reduction
+//   CHECK-NOT:   atomic
+func.func @coupled_sums(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %z: memref<?xf32>,
+                        %w: memref<?xf32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Z = sparse_iter.match_buffer %z [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %W = sparse_iter.match_buffer %w [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "coupled" [%I, %J] "RR" body {
+  ^bb0(%i: index, %j: index):
+    %z_old = sparse_iter.load %Z[%i] : !sparse_iter.buffer<1, f32>
+    %w_old = sparse_iter.load %W[%i] : !sparse_iter.buffer<1, f32>
+    %e = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %z_new = arith.addf %z_old, %w_old : f32
+    sparse_iter.store %z_new, %Z[%i] : !sparse_iter.buffer<1, f32>
+    %w_new = arith.addf %w_old, %e : f32
+    sparse_iter.store %w_new, %W[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
 // A product over a CSR row's non-zeros, rows in the blocks: the
 // non-zero loop stays sequential in each block, and the feature loop
 // inside it is the threads.
