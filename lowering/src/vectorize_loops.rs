@@ -17,7 +17,7 @@
 use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
-    ir_query::{accumulation, constant_index, marked_loops, op_name, use_count},
+    ir_query::{accumulation, constant_index, defined_outside, marked_loops, op_name, use_count},
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     merge_alignment_versions::VERSION,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
@@ -230,6 +230,63 @@ impl<'c> Vectorizer<'c> {
         }
     }
 
+    /// Copies the value-yielding `scf.if` `op` into the vector body as one
+    /// scalar `if`, if it only computes and loads from values that are
+    /// the same in every lane; its results are then uniform.
+    fn uniform_guard(&mut self, op: OperationRef<'c, 'c>, builder: &Builder<'c>) -> bool {
+        let mut nested = Vec::new();
+        op.walk(WalkOrder::PreOrder, |inner| {
+            nested.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
+            WalkResult::Advance
+        });
+        let reads_only = |inner: &OperationRef<'c, 'c>| {
+            let name = op_name(inner);
+            ["arith.", "math.", "index."].iter().any(|prefix| name.starts_with(prefix))
+                || matches!(name.as_str(), "memref.load" | "scf.yield" | "scf.if")
+        };
+        // Each value from outside the `if`, as the vector body has it.
+        let mut remapped = Vec::new();
+        for inner in &nested {
+            if !reads_only(inner) {
+                return false;
+            }
+            let mut operands = Vec::new();
+            for value in inner.operands().map(detach) {
+                if !defined_outside(value, op) {
+                    operands.push(value);
+                    continue;
+                }
+                match self.uniform(value) {
+                    Some(uniform) => operands.push(uniform),
+                    None => return false,
+                }
+            }
+            remapped.push(operands);
+        }
+        let clone = builder.insert_clone(op);
+        let mut cloned = Vec::new();
+        clone.walk(WalkOrder::PreOrder, |inner| {
+            cloned.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
+            WalkResult::Advance
+        });
+        // The clone's ops use the original's inner values where the
+        // original did; only the values from outside change.
+        for ((inner, original), operands) in cloned.iter().zip(&nested).zip(&remapped) {
+            let updated: Vec<Value<'c, 'c>> = inner
+                .operands()
+                .map(detach)
+                .zip(original.operands().map(detach))
+                .zip(operands)
+                .map(|((now, before), &after)| if defined_outside(before, op) { after } else { now })
+                .collect();
+            unsafe { OperationRefMut::from_raw(inner.to_raw()) }.set_operands(&updated);
+        }
+        for (old, new) in op.results().zip(clone.results()) {
+            self.values.insert(key(old.into()), Lanes::Uniform(detach(new.into())));
+        }
+        true
+    }
+
     fn block(&mut self, block: BlockRef<'c, '_>, builder: &Builder<'c>) -> Result<(), PassFailed> {
         let mut next = block.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
         while let Some(op) = next {
@@ -259,7 +316,12 @@ impl<'c> Vectorizer<'c> {
                 _ => return Err(refuse("its condition differs between lanes")),
             };
             if op.result_count() != 0 {
-                return Err(refuse("it yields values"));
+                // A guarded read of what does not change between lanes
+                // (`s[j]` behind its range check) runs once, as scalars.
+                if matches!(lanes[0], Lanes::Uniform(_)) && self.uniform_guard(op, builder) {
+                    return Ok(());
+                }
+                return Err(refuse("it yields values that may differ between lanes"));
             }
             let mut regions = Vec::new();
             for index in 0..2 {

@@ -179,3 +179,40 @@ func.func @half_features(%x: memref<?xf16>, %y: memref<?xf16>, %t: index) {
   } {vectorize = 4 : index}
   return
 }
+
+// -----
+
+// A guarded read that is the same in every lane (a scale s[j] of a buffer
+// the kernel also writes, so nothing hoisted it) runs once in the vector
+// body as a scalar `if`, and its value is broadcast.
+// CHECK-LABEL: func.func @uniform_guarded_read
+//       CHECK: scf.if %{{.*}} {
+//       CHECK:   %[[S:.*]] = scf.if %{{.*}} -> (f32) {
+//  CHECK-NEXT:     memref.load %arg0[%arg3]
+//       CHECK:   vector.load %arg1
+//       CHECK:   vector.broadcast %[[S]] : f32 to vector<4xf32>
+//       CHECK:   vector.store
+//       CHECK: } else {
+//       CHECK:   scf.for
+func.func @uniform_guarded_read(%s: memref<?xf32>, %y: memref<?xf32>, %m: index, %j: index, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %base = arith.muli %t, %c4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %k = arith.addi %base, %l : index
+    %in = arith.cmpi ult, %j, %m : index
+    %sj = scf.if %in -> (f32) {
+      %v = memref.load %s[%j] : memref<?xf32>
+      scf.yield %v : f32
+    } else {
+      scf.yield %zero : f32
+    }
+    %x = memref.load %y[%k] : memref<?xf32>
+    %p = arith.mulf %x, %sj : f32
+    memref.store %p, %y[%k] : memref<?xf32>
+  } {vectorize = 4 : index}
+  memref.store %zero, %s[%c0] : memref<?xf32>
+  return
+}
