@@ -402,10 +402,11 @@ fn stride_loop<'c>(
 }
 
 /// Whether `index` differs at each value of `position`, the rest fixed:
-/// the position itself, plus or minus values that do not follow it,
-/// times a non-zero constant, or cast (wrapping aside). A store at such an
+/// the position itself, plus or minus values that do not follow it (or
+/// plus a value and minus it again), times a non-zero constant, or cast
+/// (wrapping aside). A store at such an
 /// index writes an element no other position writes.
-fn one_to_one(index: Value<'_, '_>, position: Value<'_, '_>, depth: usize) -> bool {
+fn one_to_one<'c>(index: Value<'c, '_>, position: Value<'_, '_>, depth: usize) -> bool {
     if index == position {
         return true;
     }
@@ -414,7 +415,17 @@ fn one_to_one(index: Value<'_, '_>, position: Value<'_, '_>, depth: usize) -> bo
     let operands: Vec<Value> = owner.operands().map(detach).collect();
     let follows = |v: Value<'_, '_>| depth < 16 && one_to_one(v, position, depth + 1);
     let fixed = |v: Value<'_, '_>| !crate::ir_query::depends_on(v, position);
+    // `x - y` as its operands.
+    let difference = |v: Value<'c, 'c>| -> Option<(Value<'c, 'c>, Value<'c, 'c>)> {
+        let owner = crate::ir_query::op_result(v).ok()?.owner();
+        let operands: Vec<Value> = owner.operands().map(detach).collect();
+        (op_name(&owner) == "arith.subi").then(|| (operands[0], operands[1]))
+    };
     match (op_name(&owner).as_str(), &operands[..]) {
+        // A fused loop's flat index `start + (p - start)`, `start` its
+        // row's (which follows p), is p.
+        ("arith.addi", &[a, b]) if difference(b).is_some_and(|(x, y)| y == a && follows(x)) => true,
+        ("arith.addi", &[a, b]) if difference(a).is_some_and(|(x, y)| y == b && follows(x)) => true,
         ("arith.addi" | "arith.subi", &[a, b]) => (follows(a) && fixed(b)) || (fixed(a) && follows(b)),
         ("arith.muli", &[a, b]) => {
             (follows(a) && constant_index(b).is_some_and(|c| c != 0))

@@ -155,6 +155,32 @@ func.func @shuffle_with_own_elements(%sum: memref<?xf32>, %each: memref<?xf32>, 
   return
 }
 
+// A fused row and non-zero loop over blocks, atomic: each position
+// writes its own element at the flat index start + (p - start), `start`
+// its row's (found from p), so that store stays plain; the row sums are
+// marked for atomic additions.
+// REPEAT-LABEL: func.func @fused_flat_index
+//       REPEAT:   memref.store %{{.*}}, %arg2[%{{.*}}] : memref<?xf32>
+//       REPEAT:   memref.store %{{.*}}, %arg3[%{{.*}}] {sptir.atomic} : memref<?xf32>
+func.func @fused_flat_index(%indptr: memref<?xi32>, %a: memref<?xf32>, %e: memref<?xf32>, %z: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %p = %c0 to %n step %c1 {
+    %row = arith.divui %p, %c4 : index
+    %start32 = memref.load %indptr[%row] : memref<?xi32>
+    %start = arith.index_cast %start32 : i32 to index
+    %offset = arith.subi %p, %start : index
+    %flat = arith.addi %start, %offset : index
+    %v = memref.load %a[%flat] : memref<?xf32>
+    memref.store %v, %e[%flat] : memref<?xf32>
+    %old = memref.load %z[%row] : memref<?xf32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %z[%row] : memref<?xf32>
+  } {bind = "blockIdx.x", atomic}
+  return
+}
+
 // Four rows a block on threadIdx.y, each caching 16 non-zeros in its own
 // tiles (privatize-row-tiles), its 8 threads meeting at row barriers of 8.
 //   ROWTILE-LABEL: func.func @csr_spmm
