@@ -14,14 +14,10 @@
 //! without running the load where the guard would skip it; the earlier
 //! load already ran, so reusing it is safe. Accumulator indices then
 //! become loop-invariant, which `promote-accumulators` needs.
-//!
-//! A guarded read whose guard does not change in the loop (`s[j]` behind
-//! its range check in a feature loop) leaves the loop with its guard, so
-//! that `vectorize-loops` finds a loop without branches.
 
 use crate::{
     ir_builder::{erase, replace_uses},
-    ir_query::{defined_outside, op_name, op_result, root_memref, VIEWS},
+    ir_query::{defined_outside, op_name, root_memref, VIEWS},
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
@@ -100,31 +96,10 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
                     let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
                     let load = matches!(op_name(&op).as_str(), "memref.load" | "vector.load");
                     let placing = places.contains(&(op.to_raw().ptr as usize));
-                    let invariant = |op: OperationRef| op.operands().all(|v| defined_outside(v, parent));
-                    let moves = match op_name(&op).as_str() {
-                        "scf.if" if hoistable_guard(op, parent, &written) => {
-                            // Its condition's comparison, computed in `parent`
-                            // from values outside it, goes first.
-                            let condition = op.operand(0).ok().filter(|&c| !defined_outside(c, parent));
-                            match condition.and_then(|c| op_result(c).ok()).map(|r| r.owner()) {
-                                None => invariant(op),
-                                Some(compare) => {
-                                    let compare: OperationRef = unsafe { OperationRef::from_raw(compare.to_raw()) };
-                                    let movable = compare.block() == op.block()
-                                        && !matches!(op_name(&compare).as_str(), "memref.load" | "vector.load")
-                                        && hoistable(&compare, &written)
-                                        && invariant(compare);
-                                    if movable {
-                                        unsafe { OperationRefMut::from_raw(compare.to_raw()) }.move_before(parent);
-                                    }
-                                    movable
-                                }
-                            }
-                        }
-                        "scf.if" => false,
-                        _ => hoistable(&op, &written) && !(guard && (load || !placing)) && invariant(op),
-                    };
-                    if moves {
+                    if hoistable(&op, &written)
+                        && !(guard && (load || !placing))
+                        && op.operands().all(|v| defined_outside(v, parent))
+                    {
                         unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(parent);
                         moved = true;
                     }
@@ -134,31 +109,6 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     }
     reuse_dominating_loads(root, &written);
     Ok(())
-}
-
-/// Whether the `scf.if` `guard` in `parent` (a loop, or another guard) can
-/// leave it whole: it only loads never-written memory and computes
-/// without trapping (a guarded read, such as a range check around `s[j]`
-/// in a feature loop), from values defined outside `parent`. Its loads
-/// stay under its own condition, which uses nothing `parent` computes:
-/// where `parent` is a guard, nothing that guard keeps in bounds.
-fn hoistable_guard(guard: OperationRef<'_, '_>, parent: OperationRef<'_, '_>, written: &[usize]) -> bool {
-    let mut pure = true;
-    guard.walk(WalkOrder::PreOrder, |inner| {
-        let inner = unsafe { OperationRef::from_raw(inner.to_raw()) };
-        if inner == guard {
-            return WalkResult::Advance;
-        }
-        let allowed = matches!(op_name(&inner).as_str(), "scf.if" | "scf.yield") || hoistable(&inner, written);
-        let from_outside = inner.operands().all(|v| !defined_outside(v, guard) || defined_outside(v, parent));
-        pure = allowed && from_outside;
-        if pure {
-            WalkResult::Advance
-        } else {
-            WalkResult::Interrupt
-        }
-    });
-    pure
 }
 
 /// The ops that compute the indices of stores marked for a warp shuffle.

@@ -18,7 +18,7 @@
 //! fast only where the threads have work; hand schedules do better.
 
 use crate::ir_query::{
-    computable_before, constant_index, constant_of, encloses, evaluate_index, outermost, shared_accumulation,
+    computable_before, constant_index, constant_of, encloses, evaluate_index, op_name, outermost, shared_accumulation,
 };
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_bind::DIMENSIONS;
@@ -150,17 +150,38 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 }
 
 /// Whether every store under `top` adds to the element it overwrites
-/// (`m[i] = m[i] + v`, nothing else reading the old m[i]) in a type the
-/// GPU adds atomically: the only
-/// updates that blocks running a reduction loop's positions at once can
-/// make.
+/// (`m[i] = m[i] + v`) in a type the GPU adds atomically, and nothing in
+/// `top` reads the arrays it adds to but those additions (`W += e;
+/// Z += W` reads W's partial sums): the only updates that blocks running
+/// a reduction loop's positions at once can make.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
         let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
         shared_accumulation(store).is_some()
             && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
     };
-    find_store(top, |store| !atomic(store)).is_none()
+    if find_store(top, |store| !atomic(store)).is_some() {
+        return false;
+    }
+    let (mut own_loads, mut arrays) = (Vec::new(), Vec::new());
+    let mut other_read = false;
+    top.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if op_name(&op) == "sparse_pos.store" {
+            own_loads.extend(shared_accumulation(op).map(|(load, _)| load.to_raw().ptr));
+            arrays.extend(op.operand(1).ok().map(crate::buffer::array));
+        }
+        WalkResult::Advance
+    });
+    top.walk(WalkOrder::PreOrder, |op| {
+        let accumulated = op.operand(0).is_ok_and(|buffer| arrays.contains(&crate::buffer::array(buffer)));
+        if op_name(&op) == "sparse_pos.load" && accumulated && !own_loads.contains(&op.to_raw().ptr) {
+            other_read = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    !other_read
 }
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {

@@ -159,39 +159,3 @@ func.func @shuffled_place(%x: memref<?xf32>, %s: memref<?xf32>, %y: memref<?xf32
   }
   return
 }
-
-// A guarded read of a never-written scale s[j] in the feature loop, under
-// the feature's own guard: the read leaves both with its guard, and the
-// guard's comparison goes first. The output's accesses stay.
-// CHECK-LABEL: func.func @guarded_scale
-//       CHECK: scf.for %[[J:.*]] =
-//       CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[J]], %arg3
-//  CHECK-NEXT:   %[[S:.*]] = scf.if %[[IN]] -> (f32) {
-//  CHECK-NEXT:     memref.load %arg0[%[[J]]]
-//       CHECK:   scf.for
-//       CHECK:     scf.if
-//       CHECK:       memref.load %arg1
-//       CHECK:       arith.mulf %{{.*}}, %[[S]]
-func.func @guarded_scale(%s: memref<?xf32>, %c: memref<?xf32>, %n: index, %m: index, %t: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  scf.for %j = %c0 to %n step %c1 {
-    scf.for %k = %c0 to %n step %c1 {
-      %live = arith.cmpi ult, %k, %t : index
-      scf.if %live {
-        %in = arith.cmpi ult, %j, %m : index
-        %sj = scf.if %in -> (f32) {
-          %v = memref.load %s[%j] : memref<?xf32>
-          scf.yield %v : f32
-        } else {
-          scf.yield %zero : f32
-        }
-        %acc = memref.load %c[%k] : memref<?xf32>
-        %p = arith.mulf %acc, %sj : f32
-        memref.store %p, %c[%k] : memref<?xf32>
-      }
-    }
-  }
-  return
-}

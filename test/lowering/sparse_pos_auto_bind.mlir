@@ -205,6 +205,34 @@ func.func @coupled_sums(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: mem
 
 // -----
 
+// The same with W read again after its update, for Z: a read of an array
+// the loop adds to, other than the addition's own, keeps it sequential.
+// CHECK-LABEL: func.func @reread_sum
+//       CHECK:   sparse_pos.for "reread.0" reduction
+//   CHECK-NOT:   atomic
+func.func @reread_sum(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %z: memref<?xf32>,
+                      %w: memref<?xf32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Z = sparse_iter.match_buffer %z [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %W = sparse_iter.match_buffer %w [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "reread" [%I, %J] "RR" body {
+  ^bb0(%i: index, %j: index):
+    %w_old = sparse_iter.load %W[%i] : !sparse_iter.buffer<1, f32>
+    %e = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %w_new = arith.addf %w_old, %e : f32
+    sparse_iter.store %w_new, %W[%i] : !sparse_iter.buffer<1, f32>
+    %w_now = sparse_iter.load %W[%i] : !sparse_iter.buffer<1, f32>
+    %z_old = sparse_iter.load %Z[%i] : !sparse_iter.buffer<1, f32>
+    %z_new = arith.addf %z_old, %w_now : f32
+    sparse_iter.store %z_new, %Z[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
 // A product over a CSR row's non-zeros, rows in the blocks: the
 // non-zero loop stays sequential in each block, and the feature loop
 // inside it is the threads.

@@ -178,6 +178,31 @@ fn bench_rejects_bad_problems_and_kernels() {
     );
 }
 
+/// A value read behind a flag (an scf.if that yields it) inside a split
+/// non-zero loop: the loop's tail guard keeps the read in range on the
+/// last row, so no pass may take the read out of it (the checked run
+/// finds any access out of bounds).
+#[test]
+fn bench_keeps_flagged_reads_in_their_guards() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/flagged_spmm.mlir");
+    let matrix =
+        temp_file("last_row.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n1 2 2\n2 3 3\n3 1 4\n");
+    let run = |extra: &[&str]| {
+        let args = [&["--op", "spmm", "--matrix", &matrix, "--feat", "8", "--reps", "1", "--kernel", kernel], extra];
+        let output = bench(&args.concat());
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(
+            output.status.success() && text.contains("verified"),
+            "{extra:?}: {}{text}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    run(&["--device", "cpu"]);
+    for schedule in ["sparse-pos-split{loop=csrmm.1 factor=4}", "sparse-pos-split{loop=csrmm.2 factor=4}"] {
+        run(&["--device", "emulate", "--schedule", schedule]);
+    }
+}
+
 /// A buffer whose size the run decides (here each row's features, scope
 /// "local") lives on the heap on the CPU: on the stack, a new one every
 /// row, 16,384 rows of 256 features overflowed it. One too large for any
