@@ -17,7 +17,7 @@
 use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
-    ir_query::{accumulation, constant_index, defined_outside, marked_loops, op_name, use_count},
+    ir_query::{accumulation, constant_index, defined_outside, marked_loops, op_name, root_memref, use_count},
     lower_loop_bindings::{ATOMIC, SHUFFLE},
     merge_alignment_versions::VERSION,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
@@ -88,6 +88,12 @@ struct Vectorizer<'c> {
     never_aligned: bool,
     /// The loop's `sptir.label`, for diagnostics.
     label: String,
+    /// Memory the loop stores to (`root_memref` keys), and the loads of
+    /// its accumulations' old values: another load of that memory that is
+    /// the same in every lane cannot run once for all of them, as a lane
+    /// may read what an earlier one stored.
+    written: Vec<usize>,
+    accumulation_loads: Vec<usize>,
 }
 
 /// Why `op` keeps the loop from running as vectors. The op is lowered
@@ -139,10 +145,20 @@ fn vectorize<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), P
         multiples: Vec::new(),
         pointers: Vec::new(),
         never_aligned: false,
+        written: Vec::new(),
+        accumulation_loads: Vec::new(),
         label: crate::ir_query::stage3_label(op)
             .map(|label| format!("loop \"{label}\""))
             .unwrap_or_else(|| "the marked loop".to_string()),
     };
+    op.walk(WalkOrder::PreOrder, |inner| {
+        let inner = unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) };
+        if matches!(op_name(&inner).as_str(), "memref.store" | "vector.store" | "memref.atomic_rmw") {
+            vectorizer.written.extend(inner.operand(1).ok().map(root_memref));
+            vectorizer.accumulation_loads.extend(accumulation(inner).map(|(load, _)| load.to_raw().ptr as usize));
+        }
+        WalkResult::Advance
+    });
     vectorizer.values.insert(key(iv), Lanes::Index(lower));
     let (then_region, inside) = region_with_block(context, location, &[], scf::r#yield(&[], location));
     let vector_ops = then_region
@@ -230,6 +246,14 @@ impl<'c> Vectorizer<'c> {
         }
     }
 
+    /// Whether `op` is a load of memory the loop writes, other than an
+    /// accumulation's load of its old value.
+    fn reads_written(&self, op: OperationRef<'c, 'c>) -> bool {
+        op_name(&op) == "memref.load"
+            && op.operand(0).is_ok_and(|memory| self.written.contains(&root_memref(memory)))
+            && !self.accumulation_loads.contains(&(op.to_raw().ptr as usize))
+    }
+
     /// Copies the value-yielding `scf.if` `op` into the vector body as one
     /// scalar `if`, if it only computes and loads from values that are
     /// the same in every lane; its results are then uniform.
@@ -247,7 +271,7 @@ impl<'c> Vectorizer<'c> {
         // Each value from outside the `if`, as the vector body has it.
         let mut remapped = Vec::new();
         for inner in &nested {
-            if !reads_only(inner) {
+            if !reads_only(inner) || self.reads_written(*inner) {
                 return false;
             }
             let mut operands = Vec::new();
@@ -347,6 +371,9 @@ impl<'c> Vectorizer<'c> {
         }
 
         if !per_lane {
+            if self.reads_written(op) {
+                return Err(refuse("it reads, once for all lanes, memory that the loop writes, where a lane may read what an earlier one stored"));
+            }
             // Once instead of W times: harmless for values and for stores
             // of one value to one place, not for atomic updates.
             if name == "memref.atomic_rmw"

@@ -70,3 +70,23 @@ func.func @three_positions(%x: memref<?xf32>, %y: memref<?xf32>) {
   } {vectorize = 4 : index}
   return
 }
+
+// -----
+
+// y[t*4 + l] += y[j]: lane l reads y[j] after the lanes before it stored
+// (j may be t*4 + 1), so the read of y[j] cannot run once for all lanes.
+func.func @uniform_read_of_written(%y: memref<?xf32>, %j: index, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %base = arith.muli %t, %c4 : index
+  scf.for %l = %c0 to %c4 step %c1 {
+    %k = arith.addi %base, %l : index
+    // expected-error@+1 {{its 'memref.load' here cannot (it reads, once for all lanes, memory that the loop writes, where a lane may read what an earlier one stored)}}
+    %v = memref.load %y[%j] : memref<?xf32>
+    %x = memref.load %y[%k] : memref<?xf32>
+    %p = arith.addf %x, %v : f32
+    memref.store %p, %y[%k] : memref<?xf32>
+  } {vectorize = 4 : index}
+  return
+}
