@@ -56,12 +56,15 @@ impl RmatSpec {
         if parts.len() != 4 || parts[0] != "rmat" {
             return Err(bad(format!("expected 4 ':'-separated parts starting with \"rmat\", found {}", parts.len())));
         }
-        let scale: u32 =
-            parts[1].parse().map_err(|_| bad(format!("SCALE {:?} is not a non-negative integer", parts[1])))?;
-        let degree: u32 =
-            parts[2].parse().map_err(|_| bad(format!("DEGREE {:?} is not a non-negative integer", parts[2])))?;
-        let seed: u64 =
-            parts[3].parse().map_err(|_| bad(format!("SEED {:?} is not a non-negative integer", parts[3])))?;
+        let scale: u32 = parts[1]
+            .parse()
+            .map_err(|_| bad(format!("SCALE {:?} is not a non-negative integer below 2^32", parts[1])))?;
+        let degree: u32 = parts[2]
+            .parse()
+            .map_err(|_| bad(format!("DEGREE {:?} is not a non-negative integer below 2^32", parts[2])))?;
+        let seed: u64 = parts[3]
+            .parse()
+            .map_err(|_| bad(format!("SEED {:?} is not a non-negative integer below 2^64", parts[3])))?;
         if scale > MAX_RMAT_SCALE {
             return Err(bad(format!("SCALE {scale} is larger than {MAX_RMAT_SCALE}")));
         }

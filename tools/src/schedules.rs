@@ -45,6 +45,9 @@ impl RowSpmm {
     /// The pass list for the loops labelled `label.*`, for a kernel
     /// compiled for `feat` features if known.
     pub fn passes(&self, label: &str, feat: Option<usize>) -> String {
+        if self.slice_is_whole(feat) {
+            return RowSpmm { slice: 0, ..*self }.passes(label, feat);
+        }
         let mut passes = Vec::new();
         let nonzeros = format!("{label}.1");
         let features = self.slices(&mut passes, &format!("{label}.2"), Some(&nonzeros));
@@ -145,6 +148,13 @@ impl RowSpmm {
         if self.slice > 0 && !self.slice.is_multiple_of(self.vector) {
             return Err(format!("SLICE must be a multiple of VECTOR (a vector must not cross slices), got {self:?}"));
         }
+        // A slice's chunks are a loop around each row's walk, run whole.
+        if self.slice > Self::MAX_SLICE_CHUNKS * self.threads * self.vector {
+            return Err(format!(
+                "SLICE must be at most {} chunks of THREADS * VECTOR features, got {self:?}",
+                Self::MAX_SLICE_CHUNKS
+            ));
+        }
         let most_unrolled = sptir_lowering::sparse_pos_unroll::MAX_TRIP as usize;
         if self.unroll > most_unrolled || (self.cache > 0 && self.unroll > 1) {
             return Err(format!(
@@ -185,6 +195,9 @@ impl RowSpmm {
     /// run `unroll` non-zeros a step as csr rows do.
     /// The schedule caches nothing (`cache` is ignored).
     pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
+        if self.slice_is_whole(feat) {
+            return RowSpmm { slice: 0, ..*self }.hyb_passes(widths, feat);
+        }
         let mut passes = Vec::new();
         let zeroing = self.slices(&mut passes, "zero.1", None);
         self.features(&mut passes, &zeroing);
@@ -209,6 +222,9 @@ impl RowSpmm {
         passes.join(",")
     }
 
+    /// The most feature chunks a slice holds.
+    pub const MAX_SLICE_CHUNKS: usize = 64;
+
     /// The widest hyb bucket whose non-zero loop is unrolled.
     pub const MAX_UNROLLED_WIDTH: usize = 16;
 
@@ -225,6 +241,12 @@ impl RowSpmm {
         }
         passes.push(format!("sparse-pos-bind{{loop={features}.o to=blockIdx.y}}"));
         format!("{features}.i")
+    }
+
+    /// Whether a slice holds all `feat` features: then it cuts nothing,
+    /// and the schedule is the one without slices.
+    fn slice_is_whole(&self, feat: Option<usize>) -> bool {
+        self.slice > 0 && feat.is_some_and(|f| f <= self.slice)
     }
 
     /// The features a block walks: a slice's, or all of them.
@@ -625,6 +647,13 @@ mod tests {
         assert_eq!(RowSpmm::for_matrix(512, 2_708), RowSpmm::for_features(512));
         assert_eq!(RowSpmm::for_matrix(258, 169_343), RowSpmm::for_features(258));
         assert_eq!(RowSpmm::for_matrix(512, usize::MAX), sliced);
+        // A slice as wide as the features or wider is no slice; one of
+        // more than 64 chunks is refused.
+        let wide = RowSpmm { slice: 1024, ..row(16, 8, 1) };
+        assert_eq!(wide.passes("csrmm", Some(16)), row(16, 8, 1).passes("csrmm", Some(16)));
+        assert_eq!(wide.hyb_passes(&[Some(2)], Some(16)), row(16, 8, 1).hyb_passes(&[Some(2)], Some(16)));
+        assert!(wide.check().is_err());
+        assert_eq!(RowSpmm { slice: 512, ..row(16, 8, 1) }.check(), Ok(()));
         assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(1, 32, 4) }));
         assert!(RowSpmm::candidates(128).contains(&RowSpmm { cache: 32, ..row(4, 32, 4) }));

@@ -429,6 +429,22 @@ fn bench_json_names_the_configuration_that_ran() {
     }
     let cpu = run(&["--op", "sddmm", "--format", "hyb", "--feat", "128"]);
     assert!(cpu.contains("\"bucket_exp\":4}"), "{cpu}");
+    // A hand schedule names the buckets' loops: the buckets stay 16 wide.
+    let hand = run(&[
+        "--op",
+        "sddmm",
+        "--format",
+        "hyb",
+        "--device",
+        "emulate",
+        "--feat",
+        "128",
+        "--schedule",
+        "sparse-pos-bind{loop=sddmm1.1 to=blockIdx.x}",
+    ]);
+    assert!(hand.contains("\"bucket_exp\":4,"), "{hand}");
+    let generic = run(&["--op", "spmm", "--device", "emulate", "--generic"]);
+    assert!(generic.contains("\"generic\":true"), "{generic}");
     let bsr = run(&["--op", "spmm", "--format", "bsr", "--block", "2"]);
     // The CPU path takes no schedule.
     assert!(bsr.contains("\"reps\":1,\"block\":2}"), "{bsr}");
@@ -819,6 +835,14 @@ fn bench_checks_row_spmm_schedules() {
     // aligned version keeps one 16-byte sum in registers and stores C
     // once (eight non-zeros a step and the remainder: nine B loads).
     fails_with(&ptx(&["--row-spmm", "4,8,4,0,6"]), "SLICE must be a multiple of VECTOR");
+    fails_with(&ptx(&["--row-spmm", "16,8,1,0,1024"]), "SLICE must be at most 64 chunks");
+    // A slice holding all 64 features is none, in csr, ell and hyb.
+    for format in ["csr", "ell", "hyb"] {
+        let whole = ptx(&["--format", format, "--row-spmm", "8,8,1,0,512"]);
+        let plain = ptx(&["--format", format, "--row-spmm", "8,8,1"]);
+        assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+        assert_eq!(whole.stdout, plain.stdout, "{format}");
+    }
     let output = ptx(&["--row-spmm", "4,8,4,0,32,8"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);

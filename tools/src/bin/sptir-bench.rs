@@ -129,8 +129,10 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     col_parts: usize,
     /// hyb bucket widths are 1, 2, ..., 2^k. Default: 4, except SDDMM on
-    /// the GPU from 128 features, 0 (every bucket row one non-zero: COO),
-    /// the faster there on the H100 (docs/perf.md, session 30).
+    /// the GPU from 128 features without --schedule or --kernel (which
+    /// name the buckets' loops and arguments), 0 (every bucket row one
+    /// non-zero: COO), the faster there on the H100 (docs/perf.md,
+    /// session 30).
     #[arg(long)]
     bucket_exp: Option<u32>,
     /// Also run this baseline in the same process (GPU only): cuSPARSE.
@@ -157,12 +159,14 @@ struct Args {
     /// multiple of THREADS; with ROWS > 1, THREADS dividing 32, or a
     /// multiple of 32 with ROWS at most 15) stages each row's non-zeros
     /// through shared memory CACHE at a time, a tile for each row; SLICE > 0
-    /// (a multiple of VECTOR) cuts the features into slices of SLICE on
-    /// blockIdx.y, so that the blocks running together gather one slice of
-    /// B's rows (it may fit in L2 where B does not); UNROLL (without CACHE)
-    /// is the non-zeros a row walks a step, their gathers of B in flight
-    /// together: 0 (the default) picks 8 divided by the feature chunks a
-    /// step holds, 1 walks one at a time, at most 64. Without it (and
+    /// (a multiple of VECTOR, at most 64 chunks of THREADS * VECTOR; one
+    /// holding all the features is none) cuts the features into slices of
+    /// SLICE on blockIdx.y, so that the blocks running together gather one
+    /// slice of B's rows (it may fit in L2 where B does not); UNROLL
+    /// (without CACHE) is the non-zeros a row walks a step, their gathers
+    /// of B in flight together: 0 (the default) picks 1 where rows share a
+    /// warp (THREADS below 32, ROWS above 1), else 8 divided by the feature
+    /// chunks a step holds; 1 walks one at a time, at most 64. Without it (and
     /// without --schedule) the GPU uses one chosen from --feat.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
@@ -416,8 +420,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         FormatArg::Bsr => Format::Bsr,
         FormatArg::Hyb => Format::Hyb,
     };
+    let hand_written = args.schedule.is_some() || args.kernel.is_some();
     let bucket_exponent = args.bucket_exp.unwrap_or(match op {
-        Op::Sddmm if feat >= 128 && goes_to_gpu(args) => 0,
+        Op::Sddmm if feat >= 128 && goes_to_gpu(args) && !hand_written => 0,
         _ => 4,
     });
     let layout = Layout { block: args.block, col_parts: args.col_parts, bucket_exponent, ell_width: None };
@@ -508,9 +513,18 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         Format::Hyb => vec![("col_parts", args.col_parts.to_string()), ("bucket_exp", bucket_exponent.to_string())],
         Format::Csr | Format::Ell => vec![],
     };
+    described.extend(stage1.iter().map(|s| ("stage1", json_string(s))));
     if args.device != Device::Cpu {
-        described.extend(stage1.iter().map(|s| ("stage1", json_string(s))));
         described.extend(schedule.iter().map(|s| ("schedule", json_string(s))));
+    }
+    if args.generic {
+        described.push(("generic", "true".to_string()));
+    }
+    if let Some(path) = &args.kernel {
+        described.push(("kernel", json_string(path)));
+    }
+    if args.device == Device::Cuda {
+        described.push(("chip", json_string(args.chip.as_deref().unwrap_or("sm_90"))));
     }
     let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
     // The CPU kernel stays generic: with a constant feature loop LLVM
