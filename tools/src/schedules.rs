@@ -306,8 +306,8 @@ impl RowSpmm {
 
     /// The candidates `--tune` tries for `feat` features: vectors that the
     /// features divide into, threads that cover the features in few
-    /// chunks, blocks of 64 to 512 threads; the default walking 1, 4 or 16
-    /// non-zeros a step.
+    /// chunks, blocks of 64 to 512 threads; the default walking 1, 4, 8 or
+    /// 16 non-zeros a step, less its own.
     pub fn candidates(feat: usize) -> Vec<RowSpmm> {
         let mut list = Vec::new();
         // A vector width the features do not divide into never aligns.

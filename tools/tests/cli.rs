@@ -443,6 +443,20 @@ fn bench_json_names_the_configuration_that_ran() {
         "sparse-pos-bind{loop=sddmm1.1 to=blockIdx.x}",
     ]);
     assert!(hand.contains("\"bucket_exp\":4,"), "{hand}");
+    // So does a stage I schedule: this one fuses the widest bucket's loops.
+    let fused = run(&[
+        "--op",
+        "sddmm",
+        "--format",
+        "hyb",
+        "--device",
+        "emulate",
+        "--feat",
+        "128",
+        "--stage1",
+        "sparse-fuse{iteration=sddmm3 loops=0,1}",
+    ]);
+    assert!(fused.contains("\"bucket_exp\":4,"), "{fused}");
     let generic = run(&["--op", "spmm", "--device", "emulate", "--generic"]);
     assert!(generic.contains("\"generic\":true"), "{generic}");
     let bsr = run(&["--op", "spmm", "--format", "bsr", "--block", "2"]);

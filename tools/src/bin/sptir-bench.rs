@@ -132,7 +132,7 @@ struct Args {
     /// the GPU from 128 features without --schedule or --kernel (which
     /// name the buckets' loops and arguments), 0 (every bucket row one
     /// non-zero: COO), the faster there on the H100 (docs/perf.md,
-    /// session 30).
+    /// session 30). --stage1 too keeps 4.
     #[arg(long)]
     bucket_exp: Option<u32>,
     /// Also run this baseline in the same process (GPU only): cuSPARSE.
@@ -167,7 +167,8 @@ struct Args {
     /// of B in flight together: 0 (the default) picks 1 where rows share a
     /// warp (THREADS below 32, ROWS above 1), else 8 divided by the feature
     /// chunks a step holds; 1 walks one at a time, at most 64. Without it (and
-    /// without --schedule) the GPU uses one chosen from --feat.
+    /// without --schedule) the GPU uses one chosen from --feat and the
+    /// size of B.
     #[arg(long, value_delimiter = ',')]
     row_spmm: Option<Vec<usize>>,
     /// SDDMM schedule (csr, hyb) for the GPU with each dot product on lanes
@@ -181,7 +182,7 @@ struct Args {
     /// VECTOR features a step (no search, no shuffle). In hyb, ROWS counts bucket rows, each walking its
     /// slots with its features of X in registers. Without it (and without
     /// --schedule) the GPU uses a non-zero-parallel one chosen from --feat
-    /// (in hyb, the same lanes and vectors).
+    /// (in hyb, 8 lanes a bucket row, 16 bucket rows a block).
     #[arg(long, value_delimiter = ',')]
     sddmm: Option<Vec<usize>>,
     /// GPU architecture for --device cuda and --emit ptx (default sm_90).
@@ -420,7 +421,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         FormatArg::Bsr => Format::Bsr,
         FormatArg::Hyb => Format::Hyb,
     };
-    let hand_written = args.schedule.is_some() || args.kernel.is_some();
+    let hand_written = args.schedule.is_some() || args.kernel.is_some() || args.stage1.is_some();
     let bucket_exponent = args.bucket_exp.unwrap_or(match op {
         Op::Sddmm if feat >= 128 && goes_to_gpu(args) && !hand_written => 0,
         _ => 4,
@@ -446,7 +447,14 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         Some(path) => {
             let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
             let module = parse_module(&context, &source, path)?;
-            let function = find_kernel(&module, args.function.as_deref(), &params)?;
+            // A hyb kernel takes one set of parameters a bucket.
+            let hint = |error: String| {
+                match format {
+                Format::Hyb => format!("{error}; a hyb kernel's parameters follow its buckets: pass the --bucket-exp and --col-parts of the run that printed it (--bucket-exp is 4 with --kernel unless given)"),
+                _ => error,
+            }
+            };
+            let function = find_kernel(&module, args.function.as_deref(), &params).map_err(hint)?;
             (module, function)
         }
         // Built from Rust, the program has no source positions; printed and
@@ -517,7 +525,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     if args.device != Device::Cpu {
         described.extend(schedule.iter().map(|s| ("schedule", json_string(s))));
     }
-    if args.generic {
+    // (The CPU kernel is always generic.)
+    if args.generic && args.device != Device::Cpu {
         described.push(("generic", "true".to_string()));
     }
     if let Some(path) = &args.kernel {
@@ -592,6 +601,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     if args.device == Device::Cuda && !cuda::available() {
         return Err("--device cuda: no CUDA driver or GPU on this machine".into());
     }
+    // The checked copy's compile and run are not lowering.
+    let checking = Instant::now();
     if args.check_bounds || args.kernel.is_some() {
         // A copy: `module` goes on to the unguarded pipeline.
         let copy =
@@ -600,10 +611,11 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         run_pipeline(&context, &mut checked, &pipeline_for(args.device, GUARD))?;
         check_bounds(&checked, &function, args.device, &mut work, part)?;
     }
+    let checked = checking.elapsed();
     run_pipeline(&context, &mut module, &pipeline_for(args.device, ""))?;
     // Apart from compile_ms: on the GPU, loading the PTX has the driver
     // compile it to machine code, most of compile_ms for unrolled kernels.
-    let lower_ms = compile_start.elapsed().as_secs_f64() * 1e3;
+    let lower_ms = (compile_start.elapsed() - checked).as_secs_f64() * 1e3;
     let mut kernel = compile_kernel(&module, &function, args.device, 3)?;
     let mut run = |problem: &mut kernels::Prepared| kernel(&mut problem.kernel_args());
     let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
