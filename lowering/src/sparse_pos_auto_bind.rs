@@ -174,8 +174,11 @@ fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
         WalkResult::Advance
     });
     top.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) != "sparse_pos.load" {
+            return WalkResult::Advance;
+        }
         let accumulated = op.operand(0).is_ok_and(|buffer| arrays.contains(&crate::buffer::array(buffer)));
-        if op_name(&op) == "sparse_pos.load" && accumulated && !own_loads.contains(&op.to_raw().ptr) {
+        if accumulated && !own_loads.contains(&op.to_raw().ptr) {
             other_read = true;
             return WalkResult::Interrupt;
         }
@@ -601,8 +604,11 @@ fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threa
 fn fills_tile(top: OperationRef<'_, '_>) -> bool {
     let mut found = false;
     top.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() != Ok("memref.store") {
+            return WalkResult::Advance;
+        }
         let tile = op.operand(1).ok().and_then(|m| crate::ir_query::op_result(m).ok()).map(|r| r.owner());
-        if op.name().as_string_ref().as_str() == Ok("memref.store") && tile.is_none_or(|tile| !encloses(top, tile)) {
+        if tile.is_none_or(|tile| !encloses(top, tile)) {
             found = true;
             return WalkResult::Interrupt;
         }

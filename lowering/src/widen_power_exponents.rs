@@ -33,8 +33,13 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context = unsafe { context_ref.to_ref() };
     let mut powers = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
+        // The name first: melior's error for a missing operand prints the
+        // whole op, regions and all, and every loop has fewer than two.
+        if op_name(&op) != "math.fpowi" {
+            return WalkResult::Advance;
+        }
         let narrow = op.operand(1).ok().and_then(|e| IntegerType::try_from(scalar_type(e.r#type())).ok());
-        if op_name(&op) == "math.fpowi" && narrow.is_some_and(|integer| integer.width() < 8) {
+        if narrow.is_some_and(|integer| integer.width() < 8) {
             powers.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
