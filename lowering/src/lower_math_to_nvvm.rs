@@ -95,26 +95,20 @@ fn mapping(name: &str) -> Option<Mapping> {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let math_ops = || {
+    let ops_where = |wanted: &dyn Fn(&str) -> bool| {
         let mut ops = Vec::new();
         root.walk(WalkOrder::PreOrder, |op| {
-            if op_name(&op).starts_with("math.") {
+            if wanted(&op_name(&op)) {
                 ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
             }
             WalkResult::Advance
         });
         ops
     };
+    let math_ops = || ops_where(&|name| name.starts_with("math."));
     // The float arith ops that upstream convert-gpu-to-nvvm calls
     // libdevice for.
-    let mut libdevice_arith = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if matches!(op_name(&op).as_str(), "arith.maxnumf" | "arith.minnumf" | "arith.remf") {
-            libdevice_arith.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for op in libdevice_arith {
+    for op in ops_where(&|name| matches!(name, "arith.maxnumf" | "arith.minnumf" | "arith.remf")) {
         lower_arith(context, op)?;
     }
     for op in math_ops() {
@@ -323,7 +317,8 @@ fn horner<'c>(builder: &Builder<'c>, t: Value<'c, 'c>, coefficients: &[f64]) -> 
     })
 }
 
-/// Builds the math op `name` on `operands`, of the type of the first.
+/// Builds the op `name` (a math op, or an LLVM intrinsic of the same
+/// form) on `operands`, of the type of the first.
 fn math<'c>(builder: &Builder<'c>, name: &str, operands: &[Value<'c, 'c>]) -> Result<Value<'c, 'c>, PassFailed> {
     let location = builder.location;
     OperationBuilder::new(name, location)
@@ -572,14 +567,8 @@ fn lower_arith<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(),
         _ => return Err(refuse("(fmod) has no lowering on the GPU without CUDA's libdevice: PTX has no remainder instruction for floats; where its rounding will do, write x - y * trunc(x / y) with math.trunc")),
     };
     let builder = Builder::before(context, op).ok_or_else(|| refuse("is not in a block"))?.at(location);
-    let result = op.result(0).map_err(|_| refuse("has no result"))?;
     let operands: Vec<Value<'c, 'c>> = op.operands().collect();
-    let value = OperationBuilder::new(intrinsic, location)
-        .add_operands(&operands)
-        .add_results(&[result.r#type()])
-        .build()
-        .map(|built| builder.value(built))
-        .map_err(|_| refuse(&format!("could not become '{intrinsic}'")))?;
+    let value = math(&builder, intrinsic, &operands)?;
     replace_op(op, value);
     Ok(())
 }

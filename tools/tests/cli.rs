@@ -429,34 +429,15 @@ fn bench_json_names_the_configuration_that_ran() {
     }
     let cpu = run(&["--op", "sddmm", "--format", "hyb", "--feat", "128"]);
     assert!(cpu.contains("\"bucket_exp\":4}"), "{cpu}");
-    // A hand schedule names the buckets' loops: the buckets stay 16 wide.
-    let hand = run(&[
-        "--op",
-        "sddmm",
-        "--format",
-        "hyb",
-        "--device",
-        "emulate",
-        "--feat",
-        "128",
-        "--schedule",
-        "sparse-pos-bind{loop=sddmm1.1 to=blockIdx.x}",
-    ]);
-    assert!(hand.contains("\"bucket_exp\":4,"), "{hand}");
-    // So does a stage I schedule: this one fuses the widest bucket's loops.
-    let fused = run(&[
-        "--op",
-        "sddmm",
-        "--format",
-        "hyb",
-        "--device",
-        "emulate",
-        "--feat",
-        "128",
-        "--stage1",
-        "sparse-fuse{iteration=sddmm3 loops=0,1}",
-    ]);
-    assert!(fused.contains("\"bucket_exp\":4,"), "{fused}");
+    // A hand schedule names the buckets' loops, and so does a stage I one
+    // (this one fuses the widest bucket's loops): the buckets stay 16 wide.
+    for (option, value) in [
+        ("--schedule", "sparse-pos-bind{loop=sddmm1.1 to=blockIdx.x}"),
+        ("--stage1", "sparse-fuse{iteration=sddmm3 loops=0,1}"),
+    ] {
+        let hand = run(&["--op", "sddmm", "--format", "hyb", "--device", "emulate", "--feat", "128", option, value]);
+        assert!(hand.contains("\"bucket_exp\":4,"), "{option}: {hand}");
+    }
     let generic = run(&["--op", "spmm", "--device", "emulate", "--generic"]);
     assert!(generic.contains("\"generic\":true"), "{generic}");
     let bsr = run(&["--op", "spmm", "--format", "bsr", "--block", "2"]);
