@@ -9,8 +9,10 @@
 # same process. One JSON line per run goes to OUT.jsonl; then
 #   python3 scripts/perf-table.py OUT.jsonl
 # prints the tables. Fails if any result is wrong.
-# OUT.jsonl is kept and its verified runs are not measured again, so a call
-# that ran out of device time resumes in the next one (carry the file back).
+# OUT.jsonl is kept and its verified runs by this same build of sptir-bench
+# (the "build" of each line: the commit) are not measured again, so a call
+# that ran out of device time resumes in the next one (carry the file back);
+# lines of other builds stay in the file but count for nothing.
 set -uo pipefail
 bench=${1:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
 graphs=${2:?usage: gpu-perf.sh SPTIR_BENCH GRAPHS_DIR OUT.jsonl}
@@ -19,11 +21,13 @@ for lib in /usr/local/cuda*/targets/x86_64-linux/lib; do
   [ -d "$lib" ] && export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 done
 touch "$out"
+build=$("$bench" --version | sed -n 's/.*(\(.*\))$/\1/p')
+[ -n "$build" ] || { echo "gpu-perf.sh: $bench --version names no build" >&2; exit 1; }
 # The feature sizes that OUT.jsonl has no verified run of.
 missing() {
   local op=$1 format=$2 name=$3 feat todo=
   for feat in 32 64 128 256 512; do
-    grep -q "\"op\":\"$op\",\"format\":\"$format\",\"matrix\":\"$name\",.*\"feat\":$feat,.*\"verified\":true" "$out" ||
+    grep -q "\"op\":\"$op\",\"format\":\"$format\",\"matrix\":\"$name\",.*\"feat\":$feat,.*\"verified\":true,.*\"build\":\"$build\"" "$out" ||
       todo=${todo:+$todo,}$feat
   done
   echo "$todo"
@@ -40,6 +44,6 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0 rmat:18:64:0; do
     done
   done
 done
-grep -c '"verified":true' "$out"
-if grep -q '"verified":false' "$out"; then status=1; fi
+grep -c "\"verified\":true,.*\"build\":\"$build\"" "$out"
+if grep "\"build\":\"$build\"" "$out" | grep -q '"verified":false'; then status=1; fi
 exit $status

@@ -4,7 +4,10 @@
 For each op: one row per matrix and feature size with the best verified
 sptir format, its time, cuSPARSE's time, the speedup, and the effective
 bandwidth (the bytes a kernel must move at least: the sparse matrix once,
-the dense operands once, the output once) against the copy ceiling.
+the dense operands once, the output once) against the copy ceiling. Only
+the runs of one build of sptir-bench count (the "build" of the file's last
+line; lines of older builds, which gpu-perf.sh leaves in a file it resumes,
+are named on stderr), and the table says which build and timing it shows.
 
 With --sweep: lines carrying a "label" (schedules run side by side, as
 build-gpu sweeps write them) become one table per op, a column per label,
@@ -31,6 +34,10 @@ def compulsory_bytes(run):
 
 def main(path):
     runs = [json.loads(line) for line in open(path) if line.startswith("{")]
+    builds = list(dict.fromkeys(run.get("build", "unknown") for run in runs))
+    if len(builds) > 1:
+        print(f"perf-table.py: {path} holds runs of builds {', '.join(builds)}; the tables are of {builds[-1]}", file=sys.stderr)
+    runs = [run for run in runs if run.get("build", "unknown") == builds[-1]]
     best = {}
     for run in runs:
         if not run.get("verified") or "baseline_ms" not in run:
@@ -53,6 +60,8 @@ def main(path):
             )
         geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
         print(f"\nGeometric-mean speedup over cuSPARSE ({len(speedups)} cases): {geomean:.2f}x")
+        timings = sorted({best[k].get("timing", "launch") for k in best if k[0] == op})
+        print(f"\nBuild {builds[-1]}, timing {' and '.join(timings)}" + (" (MIXED: not comparable row for row)" if len(timings) > 1 else ""))
 
 
 def sweep(path):

@@ -139,6 +139,11 @@ fn bench_rejects_bad_problems_and_kernels() {
     let output = bench(&["--op", "spmm", "--matrix", &quoted, "--json", "--reps", "1"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("q\\\"uote"), "{stdout}");
+    // Each line names the build that measured it, as --version does, so
+    // that gpu-perf.sh resumes only its own build's runs.
+    let version = String::from_utf8_lossy(&bench(&["--version"]).stdout).trim().to_string();
+    let build = version.strip_suffix(')').and_then(|v| v.rsplit_once('(')).map(|(_, b)| b).expect(&version);
+    assert!(!build.is_empty() && stdout.contains(&format!("\"build\":\"{build}\"}}")), "{version}: {stdout}");
     let noop = temp_file(
         "noop.mlir",
         "func.func @csr_spmm(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xf32>, %d: memref<?xf32>, %e: memref<?xf32>, %m: index, %n: index, %z: index, %f: index) {\n  return\n}\n",

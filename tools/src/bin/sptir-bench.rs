@@ -80,7 +80,7 @@ enum Emit {
 }
 
 #[derive(Parser, Debug, Clone)]
-#[command(name = "sptir-bench", version, about = "Compile, run, verify and time a sparse kernel")]
+#[command(name = "sptir-bench", version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SPTIR_BUILD"), ")"), about = "Compile, run, verify and time a sparse kernel")]
 struct Args {
     #[arg(long, value_enum)]
     op: OpArg,
@@ -677,6 +677,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
             let timing = if cuda::queued_timing() { Timing::Queued } else { Timing::Launch };
             line.push_str(&format!(",\"timing\":\"{}\"", timing.name()));
         }
+        line.push_str(&format!(",\"build\":\"{}\"", env!("SPTIR_BUILD")));
         match &baseline {
             Some(Ok(baseline)) => line.push_str(&format!(
                 ",\"baseline\":{},\"baseline_ms\":{},\"baseline_rel_err\":{},\"speedup\":{}",

@@ -1,0 +1,24 @@
+//! Names the sources a binary was built from (`SPTIR_BUILD`: the commit,
+//! `-dirty` if tracked files differed from it), so that measurements taken
+//! with different builds are not mixed in one table.
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let output = Command::new("git").args(args).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+fn main() {
+    let build = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(commit) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+            Some(changes) if changes.is_empty() => commit,
+            _ => format!("{commit}-dirty"),
+        },
+        None => "unknown".to_string(),
+    };
+    println!("cargo:rustc-env=SPTIR_BUILD={build}");
+    // A directory is watched for a change to any file under it.
+    for path in ["../.git/HEAD", "../.git/index", "../dialects", "../lowering", "../runtime", "src", "../Cargo.lock"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
+}
