@@ -20,7 +20,7 @@ use crate::{
     format_rules::{emit_rules, BuiltinRule},
     ir_builder::{erase, if_else, move_until_terminator, replace_uses, zero_attribute, Builder},
     ir_query::{accumulation, encloses, op_name},
-    pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
+    pass_registry::{emit_error, options_location, OptionKind, PassDef, PassFailed, PassOption, PassOptions},
     sparse_iter_ops::{body_ops, is_iteration, IterationInfo},
 };
 use melior::{
@@ -75,15 +75,15 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let mut named: Option<(OperationRef, Vec<OperationRef>)> = None;
     if let Some(rule) = options.get("rule") {
         let rule = BuiltinRule::parse(rule)
-            .map_err(|message| emit_error(root.location(), format!("decompose-format: {message}")))?;
+            .map_err(|message| emit_error(options_location(root), format!("decompose-format: {message}")))?;
         let label = options
             .get("iteration")
-            .ok_or_else(|| emit_error(root.location(), "decompose-format: a built-in rule needs option 'iteration'"))?;
+            .ok_or_else(|| emit_error(options_location(root), "decompose-format: a built-in rule needs option 'iteration'"))?;
         let written: Vec<OperationRef> = find_rules(root).iter().map(|rule| rule.op).collect();
         named = Some((builtin(context, root, label, &rule)?, written));
     } else if options.get("iteration").is_some() {
         return Err(emit_error(
-            root.location(),
+            options_location(root),
             "decompose-format: option 'iteration' names the iteration of a built-in rule; give the rule with 'rule' (written format_rewrite rules apply to every iteration that reads their source)",
         ));
     }

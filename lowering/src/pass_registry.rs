@@ -6,7 +6,7 @@
 //! textual pipeline, and option errors surface when the pipeline is parsed.
 
 use melior::ir::{
-    operation::{OperationLike, OperationRef},
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     Location,
 };
 use mlir_sys::{mlirEmitError, MlirLogicalResult, MlirOperation, MlirStringRef};
@@ -89,6 +89,21 @@ pub fn emit_error(location: Location<'_>, message: impl AsRef<str>) -> PassFaile
     let text = CString::new(message.as_ref().replace('\0', " ")).unwrap_or_default();
     unsafe { mlirEmitError(location.to_raw(), text.as_ptr()) };
     PassFailed
+}
+
+/// Where a diagnostic about a pass's options goes: the first function
+/// under `root`, the kernel they schedule. Options have no source position,
+/// and a module parsed from a file has none of its own (`file:0:0`).
+pub fn options_location<'c>(root: OperationRef<'c, '_>) -> Location<'c> {
+    let mut location = None;
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("func.func") {
+            location = Some(unsafe { Location::from_raw(op.location().to_raw()) });
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    location.unwrap_or_else(|| root.location())
 }
 
 /// The parsed `key=value` options of one pass instance.

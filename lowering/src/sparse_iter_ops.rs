@@ -61,7 +61,7 @@ pub fn named_iterations<'c: 'a, 'a>(
             "there is none (stage I schedules run before lower-sparse-iter)",
         );
         return Err(crate::pass_registry::emit_error(
-            root.location(),
+            crate::pass_registry::options_location(root),
             format!("{pass}: no sparse iteration labelled \"{label}\"{choices}"),
         ));
     }

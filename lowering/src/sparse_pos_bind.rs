@@ -9,7 +9,7 @@
 //! (`gpu.subgroup_reduce`) and one thread writes the total, so the loop
 //! must run a power of two up to 32 times (`lower-loop-bindings` checks).
 
-use crate::pass_registry::{emit_error, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
+use crate::pass_registry::{emit_error, options_location, OptionKind, PassDef, PassFailed, PassOption, PassOptions};
 use crate::sparse_pos_ops::{
     bound_loops, carried_conflict, loop_kind, loop_label, named_loops, one_thread_mark, LoopKind, FOR,
 };
@@ -66,7 +66,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     let (atomic, shuffle) = (options.flag("atomic"), options.flag("shuffle"));
     if shuffle && (atomic || to != "threadIdx.x") {
         return Err(emit_error(
-            root.location(),
+            options_location(root),
             format!("sparse-pos-bind: shuffle=true combines the lanes of a warp: it binds to threadIdx.x only, without atomic=true (got to={to}{})", if atomic { " atomic=true" } else { "" }),
         ));
     }

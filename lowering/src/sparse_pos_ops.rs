@@ -6,7 +6,7 @@ use crate::{
     axis::detach,
     ir_builder::{region_with_block, Builder},
     ir_query::{defined_outside, encloses, label_choices, op_name},
-    pass_registry::{emit_error, PassFailed},
+    pass_registry::{emit_error, options_location, PassFailed},
 };
 use melior::{
     ir::{
@@ -59,7 +59,7 @@ pub fn named_loops<'c: 'a, 'a>(
             WalkResult::Advance
         });
         let choices = label_choices(labels, "there is none (lower-sparse-iter makes them from stage I iterations)");
-        return Err(emit_error(root.location(), format!("{pass}: no sparse_pos.for labelled \"{label}\"{choices}")));
+        return Err(emit_error(options_location(root), format!("{pass}: no sparse_pos.for labelled \"{label}\"{choices}")));
     }
     Ok(loops)
 }
@@ -309,12 +309,12 @@ pub fn two_loops<'c, 'a>(
     let labels: Vec<&str> = option.split(',').map(str::trim).collect();
     let [first, second] = labels[..] else {
         return Err(emit_error(
-            root.location(),
+            options_location(root),
             format!("{pass}: loops must name two loops, got '{}'", labels.join(",")),
         ));
     };
     if first == second {
-        return Err(emit_error(root.location(), format!("{pass}: loop \"{first}\" is named twice")));
+        return Err(emit_error(options_location(root), format!("{pass}: loop \"{first}\" is named twice")));
     }
     let found = |label: &str| Ok((label.to_string(), named_loops(pass, root, label)?));
     Ok((found(first)?, found(second)?))

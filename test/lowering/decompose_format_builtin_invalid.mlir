@@ -29,7 +29,7 @@
 // about the copy that decompose-format made, and says so.
 // UNSORTED: <stdin>:{{[0-9]+}}:3: error: access to buffer axis #1 needs a coordinate lookup, a binary search, but the axis is not sorted (in copy0, the copy decompose-format made)
 
-// MISSING: not_csr.mlir:0:0: error: decompose-format: no sparse iteration labelled "nope"; the labels are "it"
+// MISSING: not_csr.mlir:2:1: error: decompose-format: no sparse iteration labelled "nope"; the labels are "it"
 
 // A block of 2^64 - 1 used to wrap around to -1.
 // HUGE: error: decompose-format: bsr block size must be a positive integer up to 2147483647, got '18446744073709551615'

@@ -43,7 +43,8 @@
 
 // BADCLAMP: option 'clamp' of pass 'sparse-pos-split' must be true or false, got 'maybe'
 // ZERO: option 'factor' of pass 'sparse-pos-split' must be a positive integer, got '0'
-// MISSING: sparse-pos-split: no sparse_pos.for labelled "nope"; the labels are "csrmm.0", "csrmm.init.1", "csrmm.1", "csrmm.2"
+// Options have no source position: the error points at the kernel.
+// MISSING: csr_spmm.mlir:3:1: error: sparse-pos-split: no sparse_pos.for labelled "nope"; the labels are "csrmm.0", "csrmm.init.1", "csrmm.1", "csrmm.2"
 // BOUND: sparse-pos-split: loop "csrmm.0" is already bound; split before binding
 // A loop marked to vectorize is 2 or 4 lanes: halves of it would not be.
 // MARKED: csc_spmm.mlir:27:3: error: sparse-pos-split: loop "cscmm.2.i" is marked to vectorize; split before marking it

@@ -12,8 +12,9 @@ func.func @child_before_parent(%indptr: memref<?xi32>, %indices: memref<?xi32>, 
 
 // -----
 
-// expected-error@+1 {{sparse-reorder: no sparse iteration labelled "it"; the labels are "other"}}
+// Options have no source position: the error points at the kernel.
 module {
+  // expected-error@+1 {{sparse-reorder: no sparse iteration labelled "it"; the labels are "other"}}
   func.func @missing(%m: index) {
     %I = sparse_iter.dense_fixed %m
     sparse_iter.iterate "other" [%I] "S" body {
