@@ -76,9 +76,9 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
     if let Some(rule) = options.get("rule") {
         let rule = BuiltinRule::parse(rule)
             .map_err(|message| emit_error(options_location(root), format!("decompose-format: {message}")))?;
-        let label = options
-            .get("iteration")
-            .ok_or_else(|| emit_error(options_location(root), "decompose-format: a built-in rule needs option 'iteration'"))?;
+        let label = options.get("iteration").ok_or_else(|| {
+            emit_error(options_location(root), "decompose-format: a built-in rule needs option 'iteration'")
+        })?;
         let written: Vec<OperationRef> = find_rules(root).iter().map(|rule| rule.op).collect();
         named = Some((builtin(context, root, label, &rule)?, written));
     } else if options.get("iteration").is_some() {

@@ -336,17 +336,27 @@ fn size_row_barriers<'c>(
 /// loop longer than a block still runs (a feature loop compiled without
 /// its size). `threads` is the product of the sizes known here. Loops that
 /// meet at barriers or shuffles keep one position a thread: their threads
-/// must take the same number of steps.
+/// must take the same number of steps. Likewise a loop on blockIdx.y or z
+/// of a size only the run knows takes at most CUDA's 65535 blocks, each
+/// stepping by the grid's size (blocks never wait for one another); x,
+/// whose limit no index space here reaches, keeps a block a position.
 fn strided_dimensions<'c>(
     bound: &[(OperationRef<'c, 'c>, usize)],
     bounds: &[Option<(Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)>; 6],
     threads: i64,
 ) -> [Option<i64>; 6] {
+    let is_dynamic = |d: usize| {
+        bounds[d].is_some_and(|(lower, upper, _)| constant_index(lower).is_none() || constant_index(upper).is_none())
+    };
     let mut strided = [None; 6];
+    for d in [1, 2] {
+        if is_dynamic(d) {
+            strided[d] = Some(LAUNCH_LIMITS[d]);
+        }
+    }
     let dynamic: Vec<usize> = (3..6)
         .filter(|&d| {
-            bounds[d]
-                .is_some_and(|(lower, upper, _)| constant_index(lower).is_none() || constant_index(upper).is_none())
+            is_dynamic(d)
                 && bound
                     .iter()
                     .filter(|&&(_, dimension)| dimension == d)

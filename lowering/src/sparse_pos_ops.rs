@@ -59,7 +59,10 @@ pub fn named_loops<'c: 'a, 'a>(
             WalkResult::Advance
         });
         let choices = label_choices(labels, "there is none (lower-sparse-iter makes them from stage I iterations)");
-        return Err(emit_error(options_location(root), format!("{pass}: no sparse_pos.for labelled \"{label}\"{choices}")));
+        return Err(emit_error(
+            options_location(root),
+            format!("{pass}: no sparse_pos.for labelled \"{label}\"{choices}"),
+        ));
     }
     Ok(loops)
 }

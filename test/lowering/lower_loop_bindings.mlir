@@ -5,6 +5,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=64 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=64},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},lower-sparse-buffer,canonicalize,cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=ROWWARPS
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %s -p 'builtin.module(lower-loop-bindings)' | FileCheck %s --check-prefix=REPEAT
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.y},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=GRIDY
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-bind{loop=cscmm.2.o to=threadIdx.x},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=CHUNKS
 
 // Rows are blocks and features threads; the grid size is the row loop's
@@ -29,6 +30,19 @@
 //       CHECK: scf.for {{.*}} {
 //       CHECK: } {sptir.kind = "reduction", sptir.label = "csrmm.1"}
 //       CHECK: gpu.terminator
+
+// Rows on blockIdx.y, whose count only the run knows: CUDA launches at
+// most 65535 blocks along y, so the grid takes at most that many and each
+// block steps through the rows by the grid's size.
+// GRIDY-LABEL: func.func @csr_spmm
+//       GRIDY: %[[ROWS:.*]] = arith.maxsi %{{.*}}, %c0
+//       GRIDY: %[[CAP:.*]] = arith.constant 65535 : index
+//       GRIDY: %[[GRIDY:.*]] = arith.minui %[[ROWS]], %[[CAP]] : index
+//       GRIDY: gpu.launch blocks(%{{.*}}, %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c1{{.*}}, %[[GDY:.*]] = %[[GRIDY]], %{{.*}} = %c1{{.*}})
+//       GRIDY: %[[OFFSET:.*]] = arith.muli %[[BY]], %c1
+//       GRIDY: %[[FIRST:.*]] = arith.addi %c0{{.*}}, %[[OFFSET]]
+//       GRIDY: %[[STEP:.*]] = arith.muli %[[GDY]], %c1
+//       GRIDY: scf.for %{{.*}} = %[[FIRST]] to %arg5 step %[[STEP]] {
 
 // Feature chunks of 4 on threads: the chunk count, computed inside the
 // column loop where the split was, moves before the launch that needs it

@@ -124,6 +124,17 @@ fn hand_schedules() {
     }
 }
 
+/// More rows than CUDA's 65535 blocks along y, bound there: the grid
+/// takes at most 65535 and each block steps through the rows, so the
+/// schedule runs on a GPU and here alike (the CUDA runtime refuses a
+/// larger grid).
+#[test]
+fn rows_on_blockidx_y_beyond_its_limit() {
+    let a = RmatSpec::parse("rmat:17:1:3").unwrap().generate().unwrap();
+    assert!(a.rows() > 65535);
+    check(Op::Spmm, Format::Csr, "sparse-pos-bind{loop=csrmm.0 to=blockIdx.y},", &a, 2);
+}
+
 /// Built-in decompositions on the GPU path: a hyb bucket may list a long
 /// row twice (atomics), BSR blocks go to blocks.
 #[test]
