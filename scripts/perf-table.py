@@ -32,6 +32,11 @@ def compulsory_bytes(run):
     return sparse + (m + n) * feat * 4 + nnz * 4
 
 
+def variant(run):
+    """The format, and `hyb-x` for hyb SpMM with --hyb-exclusive."""
+    return "hyb-x" if run.get("hyb_exclusive") else run["format"]
+
+
 def main(path):
     runs = [json.loads(line) for line in open(path) if line.startswith("{")]
     builds = list(dict.fromkeys(run.get("build", "unknown") for run in runs))
@@ -55,7 +60,7 @@ def main(path):
             gbs = compulsory_bytes(run) / (run["ms"] * 1e6)
             speedups.append(run["speedup"])
             print(
-                f"| {run['matrix']} | {run['nnz']} | {run['feat']} | {run['format']} | {run['ms']:.4f} | "
+                f"| {run['matrix']} | {run['nnz']} | {run['feat']} | {variant(run)} | {run['ms']:.4f} | "
                 f"{run['baseline_ms']:.4f} | {run['speedup']:.2f} | {gbs:.0f} | {100 * gbs / CEILING_GBS:.0f}% |"
             )
         geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups))

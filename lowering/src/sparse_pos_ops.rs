@@ -434,6 +434,7 @@ pub fn carried_conflict<'c>(
             return Some((store, store));
         }
     }
+    let spatial = loop_kind(op) == LoopKind::Spatial;
     let never_equal = |x: Value<'c, 'c>, y: Value<'c, 'c>| {
         let ((x_terms, x_offset), (y_terms, y_offset)) =
             (crate::ir_query::offset_form(x), crate::ir_query::offset_form(y));
@@ -463,7 +464,13 @@ pub fn carried_conflict<'c>(
                             .filter(|&(other, (u, v))| other != axis && u == v)
                             .map(|(_, (&u, _))| u)
                     };
-                    (x == y && separates(x, position, &varying, &keys().collect::<Vec<_>>())) || never_equal(x, y)
+                    (x == y
+                        && (separates(x, position, &varying, &keys().collect::<Vec<_>>())
+                            || (spatial
+                                && id_at(x, |slot| {
+                                    slot == position || separates(slot, position, &varying, &keys().collect::<Vec<_>>())
+                                }))))
+                        || never_equal(x, y)
                 });
             if !apart {
                 return Some((*a, *b));
@@ -471,6 +478,24 @@ pub fn carried_conflict<'c>(
         }
     }
     None
+}
+
+/// Whether `value` is an id read from a slot that `distinct` tells apart
+/// at two positions (`ids[..., slot]`, cast or not): the coordinate a
+/// sparse axis stores there, such as a hyb bucket's row. A spatial loop
+/// declares that its positions write distinct elements, so the ids it
+/// reads at two positions are taken to differ (an owning bucket's row
+/// cleared, then added to feature by feature).
+fn id_at<'c>(value: Value<'c, 'c>, distinct: impl Fn(Value<'c, 'c>) -> bool) -> bool {
+    let Ok(mut owner) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
+    if matches!(op_name(&owner).as_str(), "arith.index_cast" | "arith.index_castui") {
+        match owner.operand(0).ok().and_then(|v| crate::ir_query::op_result(detach(v)).ok()) {
+            Some(result) => owner = result.owner(),
+            None => return false,
+        }
+    }
+    op_name(&owner) == "sparse_pos.load"
+        && owner.operand(owner.operand_count().saturating_sub(1)).is_ok_and(|slot| distinct(detach(slot)))
 }
 
 /// Whether two buffers over one array place each coordinate at the same

@@ -51,11 +51,15 @@ pub struct Layout {
     pub bucket_exponent: u32,
     /// ELL width; the longest row if absent.
     pub ell_width: Option<usize>,
+    /// hyb SpMM stores the sums of the buckets that own their rows
+    /// (`programs::hyb_spmm`'s `exclusive`) instead of adding every bucket
+    /// into a zeroed C atomically.
+    pub hyb_exclusive: bool,
 }
 
 impl Default for Layout {
     fn default() -> Self {
-        Self { block: 4, col_parts: 1, bucket_exponent: 4, ell_width: None }
+        Self { block: 4, col_parts: 1, bucket_exponent: 4, ell_width: None, hyb_exclusive: false }
     }
 }
 
@@ -129,6 +133,9 @@ pub struct Prepared {
     widths: Vec<usize>,
     /// Per hyb bucket: whether it lists a row twice.
     repeats: Vec<bool>,
+    /// Per hyb SpMM bucket, with `Layout::hyb_exclusive`: whether it owns
+    /// its rows (lists each once, and no other bucket lists them).
+    exclusive: Option<Vec<bool>>,
     readback: Readback,
 }
 
@@ -139,7 +146,7 @@ impl Prepared {
             (Op::Spmm, Format::Csr) => programs::csr_spmm(context),
             (Op::Spmm, Format::Ell) => programs::ell_spmm(context),
             (Op::Spmm, Format::Bsr) => programs::bsr_spmm(context),
-            (Op::Spmm, Format::Hyb) => programs::hyb_spmm(context, &self.repeats),
+            (Op::Spmm, Format::Hyb) => programs::hyb_spmm(context, &self.repeats, self.exclusive.as_deref()),
             (Op::Sddmm, Format::Csr) => programs::csr_sddmm(context),
             (Op::Sddmm, Format::Ell) => programs::ell_sddmm(context),
             (Op::Sddmm, Format::Bsr) => programs::bsr_sddmm(context),
@@ -167,6 +174,12 @@ impl Prepared {
     /// The width of each hyb bucket, in order.
     pub fn bucket_widths(&self) -> &[usize] {
         &self.widths
+    }
+
+    /// With `Layout::hyb_exclusive`, whether each hyb SpMM bucket owns
+    /// its rows.
+    pub fn exclusive_buckets(&self) -> Option<&[bool]> {
+        self.exclusive.as_deref()
     }
 
     /// The parameter list a kernel for this problem must take.
@@ -259,6 +272,27 @@ pub fn operands(op: Op, a: &Csr, feat: usize, seed: u64) -> Vec<Vec<f32>> {
 }
 
 /// Builds the problem: `a` with its values, dense operands from `seed`.
+/// For each filled bucket of `hyb`, whether it owns its rows (lists each
+/// once, and no other bucket lists them); and the rows of `m` that no
+/// such bucket owns, ascending (empty rows, rows of the other buckets).
+fn row_owners(hyb: &Hyb, m: usize) -> (Vec<bool>, Vec<usize>) {
+    let mut listed = vec![0u32; m];
+    for bucket in hyb.filled_buckets() {
+        for &row in bucket.row_indices() {
+            listed[row as usize] += 1;
+        }
+    }
+    let owners: Vec<bool> =
+        hyb.filled_buckets().map(|bucket| bucket.row_indices().iter().all(|&row| listed[row as usize] == 1)).collect();
+    let mut owned = vec![false; m];
+    for (bucket, _) in hyb.filled_buckets().zip(&owners).filter(|(_, &owns)| owns) {
+        for &row in bucket.row_indices() {
+            owned[row as usize] = true;
+        }
+    }
+    (owners, (0..m).filter(|&row| !owned[row]).collect())
+}
+
 pub fn prepare(
     op: Op,
     format: Format,
@@ -371,6 +405,7 @@ pub fn prepare_with(
     let fmt = |error| KernelError::Format(format.name(), error);
     let mut widths = Vec::new();
     let mut repeats = Vec::new();
+    let mut exclusive = None;
     let (function, args, readback, terms) = match op {
         Op::Spmm => {
             let b = dense.remove(0);
@@ -441,6 +476,11 @@ pub fn prepare_with(
                         Data::Index(n),
                         Data::Extent(feat),
                     ];
+                    if layout.hyb_exclusive {
+                        let (owners, rest) = row_owners(&hyb, m);
+                        args.extend([Data::Ids(rest.iter().map(|&r| r as i32).collect()), Data::Index(rest.len())]);
+                        exclusive = Some(owners);
+                    }
                     for bucket in hyb.filled_buckets() {
                         widths.push(bucket.width());
                         let mut rows = bucket.row_indices().to_vec();
@@ -580,7 +620,7 @@ pub fn prepare_with(
         }
     };
     let reference::Terms { values: reference, magnitudes } = terms;
-    Ok(Prepared { op, format, function, args, reference, magnitudes, widths, repeats, readback })
+    Ok(Prepared { op, format, function, args, reference, magnitudes, widths, repeats, exclusive, readback })
 }
 
 /// The parameters `decompose-format{rule=...}` appends to a kernel whose
@@ -635,5 +675,28 @@ impl Prepared {
     /// Appends the parameters of a built-in decomposition of the CSR input.
     pub fn append(&mut self, args: Vec<Data>) {
         self.args.extend(args);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows 0 (one non-zero), 1 (empty), 2 (five: split over the bucket of
+    /// width 2) and 3 (two): the bucket of width 1 owns row 0; that of
+    /// width 2 lists row 2 three times beside row 3 and owns nothing, so
+    /// the rest are rows 1 (empty), 2 and 3.
+    #[test]
+    fn owners_are_buckets_that_list_their_rows_alone() {
+        let a = Csr::new(4, 6, vec![0, 1, 1, 6, 8], vec![0, 0, 1, 2, 3, 4, 1, 5], vec![1.0; 8]).unwrap();
+        let hyb = Hyb::from_csr(&a, 1, &[1, 2]).unwrap();
+        let (owners, rest) = row_owners(&hyb, 4);
+        assert_eq!((owners, rest), (vec![true, false], vec![1, 2, 3]));
+        // Two column partitions list row 3 in both, beside row 0 in the
+        // first one's bucket of width 1: a bucket owns all its rows or none.
+        let hyb = Hyb::from_csr(&a, 2, &[1, 2]).unwrap();
+        let listed: Vec<Vec<i32>> = hyb.filled_buckets().map(|b| b.row_indices().to_vec()).collect();
+        assert_eq!(listed, vec![vec![0, 3], vec![2, 2], vec![3], vec![2]]);
+        assert_eq!(row_owners(&hyb, 4), (vec![false; 4], vec![0, 1, 2, 3]));
     }
 }

@@ -366,21 +366,46 @@ fn hyb_buckets<'c>(
 /// `@hyb_spmm(b, c, m, n, feat, [rows, indices, values, num_rows, width]...)`.
 /// `repeats[b]` says whether bucket `b` lists a row more than once (a long
 /// row split over several bucket rows); its row axis is then a reduction.
-pub fn hyb_spmm<'c>(context: &'c Context, repeats: &[bool]) -> Module<'c> {
+///
+/// With `exclusive`, a bucket marked there lists each of its rows once and
+/// no other bucket lists them: its rows' sums are stored whole (the
+/// iteration's `init` clears each row, so that its sum starts in
+/// registers), with no atomics and no zeroing beforehand, and the zeroing
+/// iteration covers only the rest of the rows (empty ones, those of the
+/// other buckets), listed after the common parameters:
+/// `@hyb_spmm(b, c, m, n, feat, rest_rows, num_rest, [bucket]...)`.
+/// Zeroing C and adding into it atomically reads and writes each row of C
+/// three times where a store writes it once.
+pub fn hyb_spmm<'c>(context: &'c Context, repeats: &[bool], exclusive: Option<&[bool]>) -> Module<'c> {
     use Param::*;
     let buckets = repeats.len();
-    let k = KernelBuilder::new(context, "hyb_spmm", &hyb_params(&[Values, Values, Index, Index, Index], buckets));
+    let common: &[Param] = if exclusive.is_some() {
+        &[Values, Values, Index, Index, Index, Ids, Index]
+    } else {
+        &[Values, Values, Index, Index, Index]
+    };
+    let k = KernelBuilder::new(context, "hyb_spmm", &hyb_params(common, buckets));
     let (b, c, m, n, feat) = (k.arg(0), k.arg(1), k.arg(2), k.arg(3), k.arg(4));
     let i = k.dense_fixed(m);
     let j_detach = k.dense_fixed(n);
     let f = k.dense_fixed(feat);
     let b = k.buffer(b, &[j_detach, f]);
     let c = k.buffer(c, &[i, f]);
-    k.iterate("zero", &[i, f], "SS", None, &|s, x| clear(s, c, x));
-    for (index, [o, bi, bj, values]) in hyb_buckets(&k, 5, buckets, m, n).into_iter().enumerate() {
+    if exclusive.is_some() {
+        let one = k.constant_index(1);
+        let o = k.dense_fixed(one);
+        let rest = k.sparse_fixed(o, k.arg(5), m, k.arg(6), false);
+        k.iterate("zero", &[o, rest, f], "SSS", None, &|s, x| clear(s, c, &[x[1], x[2]]));
+    } else {
+        k.iterate("zero", &[i, f], "SS", None, &|s, x| clear(s, c, x));
+    }
+    for (index, [o, bi, bj, values]) in hyb_buckets(&k, common.len(), buckets, m, n).into_iter().enumerate() {
         let a = k.buffer(values, &[o, bi, bj]);
         let kinds = if repeats[index] { "SRRS" } else { "SSRS" };
-        k.iterate(&format!("hyb{index}"), &[o, bi, bj, f], kinds, None, &|s, x| {
+        let owned = exclusive.is_some_and(|e| e[index]);
+        let init: Option<&dyn Fn(&Builder<'c>, &[Value<'c, 'c>])> =
+            if owned { Some(&|s, x| clear(s, c, &[x[1], x[2]])) } else { None };
+        k.iterate(&format!("hyb{index}"), &[o, bi, bj, f], kinds, init, &|s, x| {
             accumulate(s, c, &[x[1], x[3]], |s| (load(s, a, &[x[0], x[1], x[2]]), load(s, b, &[x[2], x[3]])))
         });
     }

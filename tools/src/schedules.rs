@@ -186,7 +186,9 @@ impl RowSpmm {
     /// bucket (loops `hybB.1` rows, `hybB.2` non-zeros, `hybB.3` features).
     /// A row may be in several buckets (column partitions, long rows), so
     /// the buckets add to C atomically, which also lets `fuse-launches` run
-    /// them all in one launch. A bucket whose width the kernel is compiled
+    /// them all in one launch; with `exclusive` (the program's), a bucket
+    /// that owns its rows stores them plainly, clearing each first
+    /// (`hybB.init.1`). A bucket whose width the kernel is compiled
     /// for (`Some`), at most `MAX_UNROLLED_WIDTH`, has its non-zero loop
     /// unrolled (SparseTIR unrolls the fixed-width ELL loop), so that the
     /// loads of its non-zeros are in flight together; with `feat` known,
@@ -194,21 +196,35 @@ impl RowSpmm {
     /// loop only where the copies of both number at most 64; other buckets
     /// run `unroll` non-zeros a step as csr rows do.
     /// The schedule caches nothing (`cache` is ignored).
-    pub fn hyb_passes(&self, widths: &[Option<usize>], feat: Option<usize>) -> String {
+    pub fn hyb_passes(&self, widths: &[Option<usize>], exclusive: Option<&[bool]>, feat: Option<usize>) -> String {
         if self.slice_is_whole(feat) {
-            return RowSpmm { slice: 0, ..*self }.hyb_passes(widths, feat);
+            return RowSpmm { slice: 0, ..*self }.hyb_passes(widths, exclusive, feat);
         }
         let mut passes = Vec::new();
-        let zeroing = self.slices(&mut passes, "zero.1", None);
+        // The zeroing iteration: over all rows, or over the rows no bucket
+        // owns (`zero.0` is one position, `zero.1` the row list).
+        let (zero_rows, zero_features) = if exclusive.is_some() { ("zero.1", "zero.2") } else { ("zero.0", "zero.1") };
+        let zeroing = self.slices(&mut passes, zero_features, None);
         self.features(&mut passes, &zeroing);
-        self.rows(&mut passes, "zero.0", false);
+        self.rows(&mut passes, zero_rows, false);
         let feat = self.slice_features(feat);
         for (bucket, width) in widths.iter().enumerate() {
             let label = format!("hyb{bucket}");
             let nonzeros = format!("{label}.2");
+            let owns = exclusive.is_some_and(|e| e[bucket]);
             let features = self.slices(&mut passes, &format!("{label}.3"), Some(&nonzeros));
             self.features(&mut passes, &features);
             passes.push(self.chunks(&format!("{features}.o"), &nonzeros, feat));
+            // A bucket that owns its rows clears each first (as csr rows do),
+            // its chunks unrolled alike so that each sum starts from zero.
+            if owns {
+                let unrolled = passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll"));
+                let clearing = self.slices(&mut passes, &format!("{label}.init.1"), None);
+                self.features(&mut passes, &clearing);
+                if unrolled {
+                    passes.push(format!("sparse-pos-unroll{{loop={clearing}.o}}"));
+                }
+            }
             let copies = |w: usize| w * self.unrolled_chunks(feat);
             match *width {
                 Some(1) => {}
@@ -217,7 +233,7 @@ impl RowSpmm {
                 }
                 _ => self.unroll_nonzeros(&mut passes, &nonzeros, feat),
             }
-            self.rows(&mut passes, &format!("{label}.1"), true);
+            self.rows(&mut passes, &format!("{label}.1"), !owns);
         }
         passes.join(",")
     }
@@ -651,7 +667,7 @@ mod tests {
         // more than 64 chunks is refused.
         let wide = RowSpmm { slice: 1024, ..row(16, 8, 1) };
         assert_eq!(wide.passes("csrmm", Some(16)), row(16, 8, 1).passes("csrmm", Some(16)));
-        assert_eq!(wide.hyb_passes(&[Some(2)], Some(16)), row(16, 8, 1).hyb_passes(&[Some(2)], Some(16)));
+        assert_eq!(wide.hyb_passes(&[Some(2)], None, Some(16)), row(16, 8, 1).hyb_passes(&[Some(2)], None, Some(16)));
         assert!(wide.check().is_err());
         assert_eq!(RowSpmm { slice: 512, ..row(16, 8, 1) }.check(), Ok(()));
         assert!(RowSpmm::candidates(128).contains(&row(4, 32, 4)));
@@ -690,7 +706,7 @@ mod tests {
         assert!(RowSpmm { cache: 32, unroll: 2, ..row(1, 32, 4) }.check().is_err());
         // hyb: buckets compiled for widths up to 16 unroll whole, others
         // (generic, wider) by the factor.
-        let hyb = RowSpmm::for_features(128).hyb_passes(&[Some(1), Some(16), Some(32), None], Some(128));
+        let hyb = RowSpmm::for_features(128).hyb_passes(&[Some(1), Some(16), Some(32), None], None, Some(128));
         assert!(!hyb.contains("unroll{loop=hyb0.2"), "{hyb}");
         assert!(hyb.contains("sparse-pos-unroll{loop=hyb1.2}"), "{hyb}");
         assert!(hyb.contains("sparse-pos-unroll{loop=hyb2.2 factor=8}"), "{hyb}");

@@ -851,6 +851,53 @@ fn bench_checks_row_spmm_schedules() {
     assert_eq!(text.matches("st.global.v4.b32").count(), 1, "{text}");
 }
 
+/// `--hyb-exclusive`: hyb SpMM's buckets that own their rows store them,
+/// without atomics and without C's rows being loaded (each sum starts in
+/// registers); only rows split over the widest bucket are added to
+/// atomically. Verified on the CPU and the emulated GPU.
+#[test]
+fn bench_stores_the_rows_hyb_buckets_own() {
+    let ptx = |exponent: &str| {
+        let cora = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/graphs/cora.mtx.gz");
+        let args = ["--op", "spmm", "--format", "hyb", "--matrix", cora, "--feat", "64"];
+        let output = bench(&[&args[..], &["--hyb-exclusive", "--bucket-exp", exponent, "--emit", "ptx"]].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    // Cora's longest row (168) fits in a bucket of 256: every bucket owns
+    // its rows, and only the zeroing of the empty rows' list is left.
+    let owned = ptx("8");
+    assert!(!owned.contains("red.global") && !owned.contains("atom."), "{owned}");
+    assert!(owned.lines().filter(|l| l.contains("ld.global") && !l.contains("ld.global.nc")).count() == 0, "{owned}");
+    // With buckets up to 4, longer rows are split over the widest one,
+    // which adds atomically.
+    assert!(ptx("2").contains("red.global.add.v4.f32"));
+    for device in ["cpu", "emulate"] {
+        let output = bench(&[
+            "--op",
+            "spmm",
+            "--format",
+            "hyb",
+            "--hyb-exclusive",
+            "--bucket-exp",
+            "2",
+            "--matrix",
+            "rmat:8:6:3",
+            "--feat",
+            "12",
+            "--device",
+            device,
+            "--reps",
+            "1",
+        ]);
+        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{device}: {output:?}");
+    }
+    fails_with(
+        &bench(&["--op", "sddmm", "--format", "hyb", "--hyb-exclusive", "--matrix", "rmat:5:2:1"]),
+        "applies to spmm in hyb",
+    );
+}
+
 #[test]
 fn bench_checks_sddmm_schedules() {
     let matrix = "rmat:5:2:1";

@@ -284,7 +284,14 @@ fn slices_and_hyb_lanes_verify_on_the_gpu() {
             }
             let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, Layout::default(), 9).unwrap();
             let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
-            check_schedule(&name, &mut problem, "", &slices.hyb_passes(&widths, Some(feat)), feat);
+            check_schedule(&name, &mut problem, "", &slices.hyb_passes(&widths, None, Some(feat)), feat);
+            // Buckets that own their rows store them; the rest add atomically.
+            let layout = Layout { bucket_exponent: 2, hyb_exclusive: true, ..Layout::default() };
+            let mut problem = prepare(Op::Spmm, Format::Hyb, &a, feat, layout, 9).unwrap();
+            let widths: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
+            let owners = problem.exclusive_buckets().map(<[bool]>::to_vec);
+            let rows = RowSpmm::for_features(feat);
+            check_schedule(&name, &mut problem, "", &rows.hyb_passes(&widths, owners.as_deref(), Some(feat)), feat);
             for bucket_exponent in [0, 4] {
                 for lanes in [
                     LaneSddmm::for_features(feat),

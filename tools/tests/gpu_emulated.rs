@@ -252,9 +252,37 @@ fn check_row_spmm(schedule: sptir_tools::schedules::RowSpmm, format: Format, lab
 fn check_hyb_row_spmm(schedule: sptir_tools::schedules::RowSpmm, layout: Layout, a: &Csr, feat: usize) {
     let mut problem = prepare(Op::Spmm, Format::Hyb, a, feat, layout, 17).unwrap();
     let known: Vec<Option<usize>> = problem.bucket_widths().iter().copied().map(Some).collect();
-    let specialized = schedule.hyb_passes(&known, Some(feat));
-    let generic = schedule.hyb_passes(&vec![None; known.len()], None);
+    let exclusive = problem.exclusive_buckets().map(<[bool]>::to_vec);
+    let specialized = schedule.hyb_passes(&known, exclusive.as_deref(), Some(feat));
+    let generic = schedule.hyb_passes(&vec![None; known.len()], exclusive.as_deref(), None);
     check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
+}
+
+/// hyb SpMM whose buckets that own their rows store them (no zeroing, no
+/// atomics) while the rest are zeroed and added to atomically: rows split
+/// over the widest bucket (widths up to 2 and 4), an empty row, column
+/// partitions (which list a row in several buckets, so that no bucket
+/// owns it), with slices, unrolling and odd feature counts.
+#[test]
+fn exclusive_hyb_row_spmm() {
+    use sptir_tools::schedules::RowSpmm;
+    for a in matrices() {
+        for (col_parts, bucket_exponent) in [(1, 1), (1, 2), (1, 6), (2, 1)] {
+            let layout = Layout { col_parts, bucket_exponent, hyb_exclusive: true, ..Layout::default() };
+            let problem = prepare(Op::Spmm, Format::Hyb, &a, 4, layout, 17).unwrap();
+            let owners = problem.exclusive_buckets().unwrap();
+            // Without column partitions the narrow buckets own their rows.
+            assert_eq!(col_parts == 1, owners.iter().any(|&owns| owns), "{owners:?}");
+            for feat in [5, 12, 40] {
+                for (rows, threads, vector, slice, unroll) in
+                    [(2, 4, 1, 0, 0), (1, 8, 4, 0, 3), (2, 2, 4, 8, 0), (4, 2, 2, 0, 1)]
+                {
+                    let schedule = RowSpmm { rows, threads, vector, slice, unroll, ..RowSpmm::default() };
+                    check_hyb_row_spmm(schedule, layout, &a, feat);
+                }
+            }
+        }
+    }
 }
 
 /// Row-wise SpMM with features on threads in vectors, chunks outside or
@@ -564,9 +592,9 @@ fn fused_hyb_row_spmm() {
                     // the narrow buckets' non-zero loops.
                     let schedule = RowSpmm { rows, threads, vector, ..RowSpmm::default() };
                     let widths: Vec<usize> = problem.bucket_widths().to_vec();
-                    let generic = schedule.hyb_passes(&vec![None; widths.len()], None);
+                    let generic = schedule.hyb_passes(&vec![None; widths.len()], None, None);
                     let known: Vec<Option<usize>> = widths.iter().copied().map(Some).collect();
-                    let specialized = schedule.hyb_passes(&known, Some(feat));
+                    let specialized = schedule.hyb_passes(&known, None, Some(feat));
                     assert!(specialized.contains("sparse-pos-unroll"), "{specialized}");
                     check_each(&mut problem, "", [&format!("{generic},"), &format!("{specialized},")], feat);
                 }

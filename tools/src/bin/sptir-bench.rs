@@ -135,6 +135,14 @@ struct Args {
     /// session 30). --stage1 too keeps 4.
     #[arg(long)]
     bucket_exp: Option<u32>,
+    /// hyb SpMM: a bucket that owns its rows (lists each once, and no other
+    /// bucket lists them) stores its rows' sums, with no atomics, and only
+    /// the other rows (empty ones, those split over the widest bucket or
+    /// over column partitions) are zeroed and added to atomically; without
+    /// it, every bucket adds into a zeroed C atomically, all in one launch.
+    /// The owning buckets' stores make a launch each.
+    #[arg(long)]
+    hyb_exclusive: bool,
     /// Also run this baseline in the same process (GPU only): cuSPARSE.
     #[arg(long, value_enum)]
     baseline: Option<Baseline>,
@@ -426,7 +434,13 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         Op::Sddmm if feat >= 128 && goes_to_gpu(args) && !hand_written => 0,
         _ => 4,
     });
-    let layout = Layout { block: args.block, col_parts: args.col_parts, bucket_exponent, ell_width: None };
+    let layout = Layout {
+        block: args.block,
+        col_parts: args.col_parts,
+        bucket_exponent,
+        ell_width: None,
+        hyb_exclusive: args.hyb_exclusive,
+    };
     let mut work =
         Work::plan(op, format, a, feat, layout, args.seed, args.ell_panel_slots).map_err(|e| e.to_string())?;
     let part = (op, format, a, feat, layout);
@@ -434,12 +448,13 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let context = create_context();
     let compile_start = Instant::now();
     // The program, its parameters and extents do not depend on the part.
-    let (params, builtin_function, builtin, widths, extents) = work.with_part(0, part, &mut |problem| {
+    let (params, builtin_function, builtin, widths, exclusive, extents) = work.with_part(0, part, &mut |problem| {
         Ok((
             problem.params(),
             problem.function,
             problem.program(&context),
             problem.bucket_widths().to_vec(),
+            problem.exclusive_buckets().map(<[bool]>::to_vec),
             problem.extents(),
         ))
     })?;
@@ -495,7 +510,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     let known_widths: Vec<Option<usize>> = widths.iter().map(|&w| (!args.generic).then_some(w)).collect();
     let row_passes = |r: RowSpmm| match format {
         Format::Ell => r.passes("ellmm", known_feat),
-        Format::Hyb => r.hyb_passes(&known_widths, known_feat),
+        Format::Hyb => r.hyb_passes(&known_widths, exclusive.as_deref(), known_feat),
         _ => r.passes("csrmm", known_feat),
     };
     let (stage1, schedule) = match (gpu, op, format, &args.stage1, &args.schedule) {
@@ -521,6 +536,9 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         Format::Hyb => vec![("col_parts", args.col_parts.to_string()), ("bucket_exp", bucket_exponent.to_string())],
         Format::Csr | Format::Ell => vec![],
     };
+    if args.hyb_exclusive {
+        described.push(("hyb_exclusive", "true".to_string()));
+    }
     described.extend(stage1.iter().map(|s| ("stage1", json_string(s))));
     if args.device != Device::Cpu {
         described.extend(schedule.iter().map(|s| ("schedule", json_string(s))));
@@ -741,6 +759,9 @@ fn config_lines(args: &Args) -> String {
     if let Some(bucket_exp) = args.bucket_exp {
         text.push_str(&format!("bucket_exp={bucket_exp}\n"));
     }
+    if args.hyb_exclusive {
+        text.push_str("hyb_exclusive=true\n");
+    }
     if let Some(stage1) = &args.stage1 {
         text.push_str(&format!("stage1={stage1}\n"));
     }
@@ -810,6 +831,13 @@ fn apply_config_line(args: &mut Args, line: &str) -> Result<(), String> {
         "col_parts" => args.col_parts = number()?,
         "bucket_exp" => {
             args.bucket_exp = Some(u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?)
+        }
+        "hyb_exclusive" => {
+            args.hyb_exclusive = match value.trim() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("bad flag in config line '{line}': expected true or false")),
+            }
         }
         "stage1" => args.stage1 = pass_list(value),
         "schedule" => args.schedule = pass_list(value),
@@ -1073,6 +1101,9 @@ fn check_options(args: &Args) -> Result<(), String> {
     }
     if args.format == FormatArg::Hyb && args.col_parts == 0 {
         return Err("--col-parts (col_parts: the hyb column partitions) must be at least 1".into());
+    }
+    if args.hyb_exclusive && (args.op != OpArg::Spmm || args.format != FormatArg::Hyb) {
+        return Err("--hyb-exclusive (hyb_exclusive) applies to spmm in hyb".into());
     }
     if let Some(bucket_exp) = args.bucket_exp.filter(|&k| args.format == FormatArg::Hyb && k > 30) {
         return Err(format!(
