@@ -462,6 +462,31 @@ LogicalResult FormatRewriteOp::verify() {
                          << " source coordinates";
   if (getSource() == getTarget())
     return emitOpError() << "source and target must be different buffers";
+  // Coordinates are computed with arith's divisions, for which a zero
+  // divisor is undefined behaviour: only positive constants divide.
+  for (auto [name, m] : {std::pair<const char *, AffineMap>{"map", map},
+                         std::pair<const char *, AffineMap>{"inverse", inverse}}) {
+    for (AffineExpr result : m.getResults()) {
+      AffineExpr bad;
+      result.walk([&](AffineExpr e) {
+        auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+        if (!binary || (e.getKind() != AffineExprKind::Mod &&
+                        e.getKind() != AffineExprKind::FloorDiv &&
+                        e.getKind() != AffineExprKind::CeilDiv))
+          return;
+        auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+        if (!bad && (!divisor || divisor.getValue() <= 0))
+          bad = e;
+      });
+      if (bad) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        bad.print(os);
+        return emitOpError() << name << " computes '" << text
+                             << "': mod, floordiv and ceildiv need a positive constant divisor";
+      }
+    }
+  }
   return success();
 }
 

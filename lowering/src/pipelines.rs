@@ -118,6 +118,19 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     defaults: "chip=sm_90",
 };
 
+/// Scheduled stage II -> stage III whose launches run on the CPU, blocks
+/// and threads one after the other (`serialize-launches`), for checking a
+/// GPU schedule without a GPU: the launches are the GPU path's, and what
+/// the GPU path refuses before compiling them (`check-element-types`,
+/// `check-gpu-ops`) is refused here too, so that a kernel the emulation
+/// verifies is one the GPU compiles.
+pub const SPTIR_STAGE2_TO_EMULATION: Pipeline = Pipeline {
+    argument: "sptir-stage2-to-emulation",
+    description: "Lower scheduled stage II to launches run serially on the CPU (then sptir-stage3-to-llvm), refusing what the GPU path refuses",
+    elements: "sptir-stage2-to-launches,lower-affine,check-element-types,check-gpu-ops,serialize-launches",
+    defaults: "",
+};
+
 /// Scheduled stage II -> PTX plus host code: loops bound to GPU dimensions
 /// become launches, then kernels.
 pub const SPTIR_STAGE2_TO_GPU: Pipeline = Pipeline {
@@ -143,6 +156,7 @@ pub static PIPELINES: &[Pipeline] = &[
     SPTIR_TO_CPU,
     SPTIR_STAGE2_TO_LAUNCHES,
     SPTIR_LAUNCHES_TO_GPU,
+    SPTIR_STAGE2_TO_EMULATION,
     SPTIR_STAGE2_TO_GPU,
     SPTIR_TO_GPU,
 ];

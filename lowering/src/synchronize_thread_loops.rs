@@ -464,19 +464,31 @@ fn same(a: Value<'_, '_>, b: Value<'_, '_>, depth: usize) -> bool {
 }
 
 /// The memory accesses inside `nest`. Inside a loop bound with
-/// `atomic`, loads and stores are the two halves of atomic additions (a
-/// `shuffle` loop's are plain: one lane reads and writes the total).
+/// `atomic`, an accumulation's load and store are the two halves of an
+/// atomic addition; its other accesses (a row's zeroing, the copy into a
+/// shared-memory tile and the reads of it) stay plain, as
+/// `lower-loop-bindings` leaves them, and are ordered like any other (a
+/// `shuffle` loop's are plain too: one lane reads and writes the total).
 fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> Vec<Access<'c>> {
+    let mut atomic_halves = HashSet::new();
+    nest.walk(WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        let in_atomic_loop = || ancestors(op, outer, false).iter().any(|l| is_for(l) && l.has_attribute("atomic"));
+        if op_name(&op) == "memref.store" && in_atomic_loop() {
+            if let Some((load, _)) = accumulation(op) {
+                atomic_halves.extend([op.to_raw().ptr, load.to_raw().ptr]);
+            }
+        }
+        WalkResult::Advance
+    });
     let mut list = Vec::new();
     nest.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
         let name = op_name(&op);
-        let atomic = || ancestors(op, outer, false).iter().any(|l| is_for(l) && l.has_attribute("atomic"));
         let kind = match name.as_str() {
             "memref.dim" | "memref.extract_aligned_pointer_as_index" => return WalkResult::Advance,
             _ if VIEWS.contains(&name.as_str()) => return WalkResult::Advance,
-            "memref.load" | "vector.load" if atomic() => Kind::AtomicAdd,
-            "memref.store" | "vector.store" if atomic() => Kind::AtomicAdd,
+            _ if atomic_halves.contains(&op.to_raw().ptr) => Kind::AtomicAdd,
             "memref.load" | "vector.load" => Kind::Read,
             _ => Kind::Write,
         };

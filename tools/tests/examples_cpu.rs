@@ -44,15 +44,15 @@ fn compile(name: &str, source: &str, pre: Option<&str>) -> Kernel {
 /// The GPU path with the default schedule, its launches run one block
 /// and thread after another on the CPU (what `sptir-bench --device
 /// emulate` runs).
-const EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,\
-                        serialize-launches,sptir-stage3-to-llvm)";
+const EMULATED: &str =
+    "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-emulation,sptir-stage3-to-llvm)";
 
 /// The CPU path with every memory access checking its indices.
 const GUARDED: &str = "builtin.module(sptir-to-cpu-stage3,guard-memory-accesses,sptir-stage3-to-llvm)";
 
 /// The emulated GPU path, checked the same way.
-const GUARDED_EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches,\
-                                serialize-launches,guard-memory-accesses,sptir-stage3-to-llvm)";
+const GUARDED_EMULATED: &str = "builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-emulation,\
+                                guard-memory-accesses,sptir-stage3-to-llvm)";
 
 /// Runs `checks` on the example compiled for the CPU and, emulated, for
 /// the GPU with the default schedule, each also with its memory accesses

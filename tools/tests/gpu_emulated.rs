@@ -19,7 +19,7 @@ use sptir_tools::{
 const SDDMM_ON_THREADS: &str = "sparse-pos-split{loop=sddmm.0 factor=8},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},\
                                 sparse-pos-bind{loop=sddmm.0.i to=threadIdx.x},";
 
-const GPU_LOWERING: &str = "sptir-stage2-to-launches,serialize-launches,sptir-stage3-to-llvm";
+const GPU_LOWERING: &str = "sptir-stage2-to-emulation,sptir-stage3-to-llvm";
 
 fn check(op: Op, format: Format, schedule: &str, a: &Csr, feat: usize) {
     check_with(op, format, "", schedule, a, feat)
@@ -49,21 +49,33 @@ fn check_prepared(problem: &mut Prepared, stage1: &str, schedule: &str, feat: us
 /// `schedules[0]` for the kernel compiled for any extents, `schedules[1]`
 /// for the one compiled for the problem's.
 fn check_each(problem: &mut Prepared, stage1: &str, schedules: [&str; 2], feat: usize) {
-    let specialized = format!("{},", specialization(problem.function, &problem.extents()));
-    for (specialize, schedule) in ["", specialized.as_str()].into_iter().zip(schedules) {
-        let context = create_context();
-        let mut module = problem.program(&context);
-        let pipeline = format!(
-            "builtin.module({specialize}{stage1}lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})"
-        );
-        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
-        let kernel = CpuKernel::compile(&module, 2).unwrap();
-        problem.poison();
-        kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
-        let error = relative_error(&problem.result(), &problem.reference);
-        let (op, format) = (problem.op.name(), problem.format.name());
-        assert!(error < 1e-5, "{op} {format} feat {feat} [{specialize}{schedule}]: relative error {error}");
-    }
+    check_generic(problem, stage1, schedules[0], feat);
+    check_specialized(problem, stage1, schedules[1], feat);
+}
+
+fn check_generic(problem: &mut Prepared, stage1: &str, schedule: &str, feat: usize) {
+    check_pipeline(problem, &format!("{stage1}lower-sparse-iter,{schedule}"), feat);
+}
+
+/// Compiled for the problem's extents, as `sptir-bench` does on the GPU.
+fn check_specialized(problem: &mut Prepared, stage1: &str, schedule: &str, feat: usize) {
+    let specialize = specialization(problem.function, &problem.extents());
+    check_pipeline(problem, &format!("{specialize},{stage1}lower-sparse-iter,{schedule}"), feat);
+}
+
+/// Runs `schedule` (passes up to the GPU schedule), the default schedule
+/// and the emulated GPU lowering, and checks the result.
+fn check_pipeline(problem: &mut Prepared, schedule: &str, feat: usize) {
+    let context = create_context();
+    let mut module = problem.program(&context);
+    let pipeline = format!("builtin.module({schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
+    run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+    let kernel = CpuKernel::compile(&module, 2).unwrap();
+    problem.poison();
+    kernel.run(problem.function, &mut problem.kernel_args()).unwrap();
+    let error = relative_error(&problem.result(), &problem.reference);
+    let (op, format) = (problem.op.name(), problem.format.name());
+    assert!(error < 1e-5, "{op} {format} feat {feat} [{schedule}]: relative error {error}");
 }
 
 fn matrices() -> Vec<Csr> {
@@ -111,6 +123,32 @@ fn hand_schedules() {
             "sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=blockIdx.x},",
             &a,
             5,
+        );
+        // Rows bound with atomic=true: only the accumulation's halves are
+        // atomic. The zeroing (features 4 a thread) and the accumulation
+        // (8 a thread) map features to threads differently, and a tile's
+        // copy and reads are plain: each needs its barrier.
+        // (Compiled for their features: the zeroing's threads need it, and
+        // a row's element `row * feat + f` is its own only where `feat` is
+        // a constant.)
+        let mut problem = prepare(Op::Spmm, Format::Csr, &a, 32, Layout::default(), 17).unwrap();
+        check_specialized(
+            &mut problem,
+            "",
+            "sparse-pos-split{loop=csrmm.init.1 factor=4},sparse-pos-bind{loop=csrmm.init.1.o to=threadIdx.x},\
+             sparse-pos-split{loop=csrmm.2 factor=8},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},\
+             sparse-pos-bind{loop=csrmm.0 to=blockIdx.x atomic=true},",
+            32,
+        );
+        let mut problem = prepare(Op::Spmm, Format::Ell, &a, 16, Layout::default(), 17).unwrap();
+        check_specialized(
+            &mut problem,
+            "",
+            "sparse-pos-split{loop=ellmm.2 factor=8},sparse-pos-bind{loop=ellmm.2.i to=threadIdx.x},\
+             sparse-pos-split{loop=ellmm.init.1 factor=8},sparse-pos-bind{loop=ellmm.init.1.i to=threadIdx.x},\
+             sparse-pos-split{loop=ellmm.1 factor=8},sparse-pos-cache-read{loop=ellmm.1.i},\
+             sparse-pos-bind{loop=ellmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=ellmm.0 to=blockIdx.x atomic=true},",
+            16,
         );
         // A tile of each row's non-zeros, the rest left to the default
         // schedule: the copy into the tile must not be repeated by threads.

@@ -459,6 +459,32 @@ func.func @rewrite_inverse_arity(%a: memref<?xf32>, %b: memref<?xf32>, %m: index
 
 // -----
 
+// Coordinates are computed with arith's divisions: a zero divisor would
+// be undefined behaviour in the compiled code.
+func.func @rewrite_zero_divisor(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{inverse computes 'd0 floordiv 0': mod, floordiv and ceildiv need a positive constant divisor}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i mod 4)> inverse affine_map<(k) -> (k floordiv 0)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+func.func @rewrite_negative_divisor(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{map computes 'd0 ceildiv -2': mod, floordiv and ceildiv need a positive constant divisor}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i ceildiv -2)> inverse affine_map<(k) -> (k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
 func.func @rewrite_symbols(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
   %I = sparse_iter.dense_fixed %m
   %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>

@@ -574,9 +574,7 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         Device::Cuda => {
             format!("builtin.module({scheduled},sptir-stage2-to-launches,{guard}sptir-launches-to-gpu{{chip={chip}}})")
         }
-        Device::Emulate => format!(
-            "builtin.module({scheduled},sptir-stage2-to-launches,serialize-launches,{guard}sptir-stage3-to-llvm)"
-        ),
+        Device::Emulate => format!("builtin.module({scheduled},sptir-stage2-to-emulation,{guard}sptir-stage3-to-llvm)"),
         Device::Cpu => format!("builtin.module({stage1}sptir-to-cpu-stage3,{guard}sptir-stage3-to-llvm)"),
     };
     if let Some(emit) = args.emit {

@@ -274,7 +274,9 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     one source decompose it (hyb: one rule per ELL bucket); together their
     targets must hold each non-zero of the source exactly once, and a
     target slot whose inverse coordinate is out of the source's range is
-    padding.
+    padding. The maps have no symbols, and their `mod`, `floordiv` and
+    `ceildiv` divide by positive constants only (the verifier refuses
+    others: the coordinates are computed with arith's divisions).
 
     `decompose-format` consumes the rules: it rewrites every iteration that
     reads the source after the rule (in the rule's block, or nested in an
