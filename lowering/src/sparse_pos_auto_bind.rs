@@ -421,7 +421,7 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     let hand_bound = top.has_attribute("bind");
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
-        let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top, top).is_some();
+        let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top, top, false).is_some();
         // A hand schedule may have bound a loop inside to blockIdx.x
         // (the inner part of a split): this one takes the next dimension.
         let free = DIMENSIONS[..3].iter().copied().find(|&dimension| !binds(top, dimension));
@@ -530,7 +530,7 @@ fn thread_loops<'c, 'a>(
             && loop_kind(op) == LoopKind::Spatial
             && !excluded(op)
             && !uses_outer_local_buffer(op)
-            && carried_conflict(op, top).is_none()
+            && carried_conflict(op, top, true).is_none()
             && op.operands().all(|bound| outside(bound, top));
         if candidate {
             threads.push(op);
@@ -578,7 +578,9 @@ fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threa
     let few = top.operand(1).ok().and_then(evaluate_index).is_some_and(|n| n <= 1);
     // A tile that `sparse-pos-cache-read` fills for each position is the
     // block's: its threads cannot each fill it for a position of their own.
-    let few = few || fills_tile(top);
+    // Nor can a row's lanes share a buffer in scope "shared" that each
+    // position uses as its own.
+    let few = few || fills_tile(top) || carried_conflict(top, top, threads == "threadIdx.x").is_some();
     let bound = top.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
     if few || factor <= 1 || bound.is_none_or(|b| b.value() != "blockIdx.x") {
         return;

@@ -109,7 +109,7 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         // `op`'s launch, so their positions vary too; loops bound inside
         // `op` now run in the same launch as the loops around it.
         let root = launch_root(op);
-        if let Some((first, second)) = carried_conflict(op, root) {
+        if let Some((first, second)) = carried_conflict(op, root, to == "threadIdx.x") {
             return Err(emit_error(
                 op.location(),
                 format!("sparse-pos-bind: positions of loop \"{label}\" pass data to each other, so they cannot run at once on {to}: at two of its positions, {} may touch one element, and one of them stores it", crate::ir_query::describe_pair((first, second))),
@@ -126,7 +126,9 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         // Bound now, `op` answers for its own positions (the check above),
         // as it does in a bound loop's own check when it was bound first.
         for inside in bound_loops(op, |_| true).into_iter().filter(|&inside| inside != op) {
-            if let Some(pair) = carried_conflict(inside, root) {
+            if let Some(pair) =
+                carried_conflict(inside, root, crate::sparse_pos_ops::binding(inside).as_deref() == Some("threadIdx.x"))
+            {
                 return Err(emit_error(
                     op.location(),
                     format!("sparse-pos-bind: binding loop \"{label}\" puts loop \"{}\", bound inside it, in one launch with it, where positions of \"{}\" at different positions of \"{label}\" pass data to each other: {} may touch one element, and one of them stores it", loop_label(inside), loop_label(inside), crate::ir_query::describe_pair(pair)),

@@ -323,12 +323,12 @@ pub fn two_loops<'c, 'a>(
     Ok((found(first)?, found(second)?))
 }
 
-/// The loops under `top` (itself included) bound to a dimension for which
 /// The dimension `op` is bound to (`blockIdx.x`, ...), if any.
 pub fn binding(op: OperationRef<'_, '_>) -> Option<String> {
     op.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|to| to.value().to_string())
 }
 
+/// The loops under `top` (itself included) bound to a dimension for which
 /// `wanted` holds.
 pub fn bound_loops<'c, 'a>(top: OperationRef<'c, 'a>, wanted: impl Fn(&str) -> bool) -> Vec<OperationRef<'c, 'a>> {
     let mut found = Vec::new();
@@ -379,7 +379,10 @@ pub fn find_store<'c>(
 /// Running positions that are not apart at once, or in another order,
 /// changes what a load reads (a triangular solve's `x[j]`, written at an
 /// earlier row) or which store lands last. A buffer allocated inside the
-/// loop is each position's own.
+/// loop is each position's own, except one in scope "shared" where
+/// `lanes` says the positions are to be a row's lanes (threadIdx.x),
+/// which share their block's one copy of it (rows on threadIdx.y or z
+/// get a copy each: `privatize-row-tiles`).
 ///
 /// A spatial loop of more than one position conflicts with itself at a
 /// store whose coordinates none depend on its position (`Y[0] = X[i]`
@@ -387,6 +390,7 @@ pub fn find_store<'c>(
 pub fn carried_conflict<'c>(
     op: OperationRef<'c, '_>,
     root: OperationRef<'_, '_>,
+    lanes: bool,
 ) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> {
     let position = position_of(op)?;
     let mut varying = Vec::new();
@@ -416,7 +420,10 @@ pub fn carried_conflict<'c>(
         let operands: Vec<Value<'c, 'c>> = inner.operands().map(detach).collect();
         let buffer = usize::from(store);
         // A buffer allocated inside the loop is each position's own.
-        let private = |target| crate::buffer::BufferDef::read(target).is_some_and(|def| encloses(op, def.op));
+        let private = |target| {
+            crate::buffer::BufferDef::read(target)
+                .is_some_and(|def| encloses(op, def.op) && !(lanes && def.scope() == "shared"))
+        };
         if let Some(&target) = operands.get(buffer).filter(|&&target| !private(target)) {
             accesses.push((inner, target, operands[buffer + 1..].to_vec(), store));
         }

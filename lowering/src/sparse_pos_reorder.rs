@@ -90,7 +90,7 @@ fn interchange<'c>(outer: OperationRef<'c, 'c>, inner: OperationRef<'c, 'c>) -> 
     // when they swap; one that both may carry (a wavefront's
     // `Y[i-1, k+1]`) can turn back. The inner loop's positions are
     // compared at every outer position, not only at one.
-    if let (Some(pair), Some(_)) = (carried_conflict(outer, outer), carried_conflict(inner, outer)) {
+    if let (Some(pair), Some(_)) = (carried_conflict(outer, outer, false), carried_conflict(inner, outer, false)) {
         return Err(emit_error(
             location,
             format!(

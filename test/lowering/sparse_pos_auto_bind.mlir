@@ -5,6 +5,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=blockIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=INNERGRID
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=TILE
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=TILESTORE
+// RUN: sptir-opt %S/Inputs/shared_scratch_rows.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %S/Inputs/shared_scratch_rows.mlir
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(sparse-fuse{iteration=solve loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
 // RUN: sptir-opt %S/Inputs/aliased_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=ALIASED

@@ -8,6 +8,8 @@
 // RUN: sptir-opt %S/Inputs/bind_twice.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x},sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_carried.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=rows to=blockIdx.x atomic=true})'
 // RUN: sptir-opt %S/Inputs/bind_owned_rows.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=own to=blockIdx.x})'
+// RUN: sptir-opt %S/Inputs/bind_shared_buffer.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'
+// RUN: sptir-opt %S/Inputs/bind_shared_buffer.mlir -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x})' -o /dev/null
 // RUN: sptir-opt %S/Inputs/bind_fixed_store.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_steps.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=row to=threadIdx.x},sparse-pos-bind{loop=batch to=blockIdx.x})'
 // RUN: not sptir-opt %S/Inputs/bind_steps.mlir -p 'builtin.module(sparse-pos-bind{loop=batch to=blockIdx.x},sparse-pos-bind{loop=row to=threadIdx.x})' 2>&1 | FileCheck %s --check-prefix=STEPS
