@@ -312,12 +312,22 @@ fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, '
 }
 
 /// Whether `value` is zero wherever `source`'s value read in the body is:
-/// that value, or a product with it.
+/// that value, or a product with it whose other factor does not read it
+/// otherwise (`A * (B * A / A)` is NaN there, as `A * log(A)` would be)
+/// or vanishes too (`A * A`).
 fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
     let Ok(op) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
-    match op_name(&op).as_str() {
-        "sparse_iter.load" => op.operand(0).is_ok_and(|buffer| buffer == source),
-        "arith.mulf" | "arith.muli" if depth < 64 => op.operands().any(|factor| vanishes(factor, source, depth + 1)),
+    let reads_source = |v: Value<'_, '_>| {
+        crate::ir_query::computed_through(v, |op| {
+            op_name(&op) == "sparse_iter.load" && op.operand(0).is_ok_and(|buffer| buffer == source)
+        })
+    };
+    match (op_name(&op).as_str(), op.operand(0), op.operand(1)) {
+        ("sparse_iter.load", Ok(buffer), _) => buffer == source,
+        ("arith.mulf" | "arith.muli", Ok(a), Ok(b)) if depth < 64 => {
+            let zero = |v| vanishes(v, source, depth + 1);
+            (zero(a) && (zero(b) || !reads_source(b))) || (zero(b) && (zero(a) || !reads_source(a)))
+        }
         _ => false,
     }
 }
@@ -625,6 +635,15 @@ fn rewrite<'c>(
     for (index, rule) in rules.iter().enumerate() {
         let target =
             BufferDef::read(rule.target).ok_or_else(|| emit_error(location, "rule target is not a buffer op"))?;
+        // The rewritten iteration walks the target's axes beside the others:
+        // one of those would be walked twice (a target over the output's
+        // axes, say).
+        if let Some(shared) = others.iter().find(|&&other| target.axes.contains(&info.axes[other])) {
+            return Err(emit_error(
+                rule.op.location(),
+                format!("decompose-format: this format_rewrite's target is over axis #{shared} of iteration \"{}\", which the iteration walks beside the decomposed buffer's axes; the rewritten iteration walks the target's axes in place of the source's, so the target needs axes of its own", info.label),
+            ));
+        }
         let compute = clone_before(context, iteration)?;
         clear_region(compute, 0);
         let mut axes = target.axes.clone();

@@ -183,3 +183,56 @@ func.func @rules_in_two_blocks(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<
   }
   return
 }
+
+// -----
+
+// The target is over the output's axes, one of which the iteration walks
+// beside the source's: the rewritten iteration would walk it twice.
+func.func @target_over_a_walked_axis(%a: memref<?xf32>, %c: memref<?xf32>, %m: index, %f: index) {
+  %I = sparse_iter.dense_fixed %m
+  %K = sparse_iter.dense_fixed %f
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %C = sparse_iter.match_buffer %c [%K] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{decompose-format: this format_rewrite's target is over axis #1 of iteration "it", which the iteration walks beside the decomposed buffer's axes; the rewritten iteration walks the target's axes in place of the source's, so the target needs axes of its own}}
+  sparse_iter.format_rewrite %A -> %C map affine_map<(i) -> (i)> inverse affine_map<(k) -> (k)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "it" [%I, %K] "RS" body {
+  ^bb0(%i: index, %k: index):
+    %acc = sparse_iter.load %C[%k] : !sparse_iter.buffer<1, f32>
+    %av = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    %s = arith.addf %acc, %av : f32
+    sparse_iter.store %s, %C[%k] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// At a slot the source does not store, A is zero but A * (B * A / A) is
+// NaN: a product vanishes there only if its other factor does not read A
+// (or vanishes too).
+func.func @product_with_a_quotient_of_the_source(%a: memref<?xf32>, %b: memref<?xf32>, %y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %c2 = arith.constant 2 : index
+  %IO = sparse_iter.dense_fixed %m
+  %II = sparse_iter.dense_fixed %c2
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %T = sparse_iter.alloc_buffer [%IO, %II] : !sparse_iter.buffer<2, f32>
+  sparse_iter.format_rewrite %A -> %T map affine_map<(i) -> (i floordiv 2, i mod 2)> inverse affine_map<(o, l) -> (o * 2 + l)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "it" [%I] "S" body {
+  ^bb0(%i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    %av = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
+    %bv = sparse_iter.load %B[%i] : !sparse_iter.buffer<1, f32>
+    %ba = arith.mulf %bv, %av : f32
+    %q = arith.divf %ba, %av : f32
+    %p = arith.mulf %av, %q : f32
+    %s = arith.addf %acc, %p : f32
+    // expected-error@+1 {{decompose-format: the new format also holds zeros where the source stores nothing}}
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
