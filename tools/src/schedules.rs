@@ -41,6 +41,14 @@ pub struct RowSpmm {
     pub unroll: usize,
 }
 
+/// As `--row-spmm` takes it: `ROWS,THREADS,VECTOR,CACHE,SLICE,UNROLL`.
+impl std::fmt::Display for RowSpmm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let RowSpmm { rows, threads, vector, cache, slice, unroll } = self;
+        write!(f, "{rows},{threads},{vector},{cache},{slice},{unroll}")
+    }
+}
+
 impl RowSpmm {
     /// The pass list for the loops labelled `label.*`, for a kernel
     /// compiled for `feat` features if known.
@@ -134,48 +142,48 @@ impl RowSpmm {
     /// that fit in a block's shared memory.
     pub fn check(&self) -> Result<(), String> {
         if self.rows == 0 || self.threads == 0 || ![1, 2, 4].contains(&self.vector) {
-            return Err(format!("ROWS and THREADS must be at least 1 and VECTOR 1, 2 or 4, got {self:?}"));
+            return Err(format!("ROWS and THREADS must be at least 1 and VECTOR 1, 2 or 4, got {self}"));
         }
         if self.rows.checked_mul(self.threads).is_none_or(|block| block > 1024) {
-            return Err(format!("ROWS * THREADS (threads a block) must be at most 1024, got {self:?}"));
+            return Err(format!("ROWS * THREADS (threads a block) must be at most 1024, got {self}"));
         }
         if self.cache > sptir_lowering::sparse_pos_cache_read::MAX_TRIP as usize {
             return Err(format!(
-                "CACHE must be at most {} (positions a tile holds), got {self:?}",
+                "CACHE must be at most {} (positions a tile holds), got {self}",
                 sptir_lowering::sparse_pos_cache_read::MAX_TRIP
             ));
         }
         if self.slice > 0 && !self.slice.is_multiple_of(self.vector) {
-            return Err(format!("SLICE must be a multiple of VECTOR (a vector must not cross slices), got {self:?}"));
+            return Err(format!("SLICE must be a multiple of VECTOR (a vector must not cross slices), got {self}"));
         }
         // A slice's chunks are a loop around each row's walk, run whole.
         if self.slice > Self::MAX_SLICE_CHUNKS * self.threads * self.vector {
             return Err(format!(
-                "SLICE must be at most {} chunks of THREADS * VECTOR features, got {self:?}",
+                "SLICE must be at most {} chunks of THREADS * VECTOR features, got {self}",
                 Self::MAX_SLICE_CHUNKS
             ));
         }
         let most_unrolled = sptir_lowering::sparse_pos_unroll::MAX_TRIP as usize;
         if self.unroll > most_unrolled || (self.cache > 0 && self.unroll > 1) {
             return Err(format!(
-                "UNROLL must be at most {most_unrolled}, and applies only without CACHE (a cached row walks its tiles), got {self:?}"
+                "UNROLL must be at most {most_unrolled}, and applies only without CACHE (a cached row walks its tiles), got {self}"
             ));
         }
         if self.cache > 0 && !self.cache.is_multiple_of(self.threads) {
-            return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self:?}"));
+            return Err(format!("caching in shared memory needs CACHE a multiple of THREADS, got {self}"));
         }
         let named_rows = sptir_lowering::lower_row_barriers::MAX_NAMED_ROWS as usize;
         let inside_warp = 32usize.is_multiple_of(self.threads);
         let whole_warps = self.threads.is_multiple_of(32) && self.rows <= named_rows;
         if self.cache > 0 && self.rows > 1 && !inside_warp && !whole_warps {
             return Err(format!(
-                "caching in shared memory with several ROWS a block needs THREADS dividing 32 (a row's threads meet inside one warp) or a multiple of 32 with ROWS at most {named_rows} (each row meets at a named barrier), got {self:?}"
+                "caching in shared memory with several ROWS a block needs THREADS dividing 32 (a row's threads meet inside one warp) or a multiple of 32 with ROWS at most {named_rows} (each row meets at a named barrier), got {self}"
             ));
         }
         // A column (4 bytes) and a value (4 bytes) a cached position.
         if self.cache > 0 && self.rows.saturating_mul(self.cache).saturating_mul(8) > 48 * 1024 {
             return Err(format!(
-                "ROWS * CACHE * 8 bytes of tiles must fit in a block's 48 KiB of shared memory, got {self:?}"
+                "ROWS * CACHE * 8 bytes of tiles must fit in a block's 48 KiB of shared memory, got {self}"
             ));
         }
         Ok(())
@@ -383,6 +391,14 @@ pub struct LaneSddmm {
     pub walk: SddmmWalk,
 }
 
+/// As `--sddmm` takes it: `ROWS,THREADS,VECTOR,ROWWISE`.
+impl std::fmt::Display for LaneSddmm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let walk = SddmmWalk::ALL.iter().position(|&w| w == self.walk).unwrap_or_default();
+        write!(f, "{},{},{},{walk}", self.rows, self.threads, self.vector)
+    }
+}
+
 /// Which loop an SDDMM schedule puts on threadIdx.y, and what its lanes
 /// share. `--sddmm R,T,V,W` numbers them 0, 1, 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -540,7 +556,7 @@ impl LaneSddmm {
             || self.rows.checked_mul(self.threads).is_none_or(|block| block > 1024)
         {
             return Err(format!(
-                "THREADS must be 1, 2, 4, 8, 16 or 32 (lanes of one warp), VECTOR 1, 2 or 4, ROWS at least 1 and ROWS * THREADS at most 1024, got {self:?}"
+                "THREADS must be 1, 2, 4, 8, 16 or 32 (lanes of one warp), VECTOR 1, 2 or 4, ROWS at least 1 and ROWS * THREADS at most 1024, got {self}"
             ));
         }
         Ok(())
