@@ -447,7 +447,7 @@ fn bench_json_names_the_configuration_that_ran() {
     assert!(generic.contains("\"generic\":true"), "{generic}");
     let bsr = run(&["--op", "spmm", "--format", "bsr", "--block", "2"]);
     // The CPU path takes no schedule.
-    assert!(bsr.contains("\"reps\":1,\"block\":2}"), "{bsr}");
+    assert!(bsr.contains("\"reps\":1,\"block\":2,\"build\""), "{bsr}");
     assert!(!bsr.contains("schedule"), "{bsr}");
 }
 
@@ -685,6 +685,14 @@ fn bench_tunes_and_reuses_the_best_configuration() {
         &bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &twice]),
         "config key 'format' is given twice",
     );
+    // hyb_exclusive is a flag, true or false, and applies to hyb SpMM.
+    let exclusive = temp_file("exclusive.cfg", "format=hyb\nhyb_exclusive=true\n");
+    let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &exclusive, "--json"]);
+    let stdout = String::from_utf8_lossy(&reused.stdout);
+    assert!(stdout.contains("\"hyb_exclusive\":true") && stdout.contains("\"verified\":true"), "{reused:?}");
+    let misspelt = temp_file("exclusive-yes.cfg", "format=hyb\nhyb_exclusive=yes\n");
+    fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &misspelt]), "expected true or false");
+    fails_with(&bench(&["--op", "sddmm", "--matrix", "rmat:6:4:3", "--config", &exclusive]), "applies to spmm in hyb");
     // An empty schedule schedules nothing, as on the command line.
     let empty = temp_file("empty.cfg", "stage1=\nschedule= , \n");
     let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &empty, "--json"]);

@@ -909,9 +909,26 @@ fn check_pass_names(option: &str, list: Option<&str>, allowed: impl Fn(&str) -> 
 const HYB_COL_PARTS: [usize; 3] = [1, 2, 4];
 const HYB_BUCKET_EXPS: [u32; 5] = [0, 2, 3, 4, 5];
 
+/// hyb SpMM with and without `--hyb-exclusive`, where buckets may own
+/// their rows (one column partition: several list a row in several).
+fn hyb_exclusive_choices(op: OpArg, col_parts: usize) -> Vec<bool> {
+    match op {
+        OpArg::Spmm if col_parts == 1 => vec![false, true],
+        _ => vec![false],
+    }
+}
+
 /// `args` without the schedule knobs --tune sets itself.
 fn candidate_base(args: &Args) -> Args {
-    Args { tune: false, schedule: None, stage1: None, row_spmm: None, sddmm: None, ..args.clone() }
+    Args {
+        tune: false,
+        schedule: None,
+        stage1: None,
+        row_spmm: None,
+        sddmm: None,
+        hyb_exclusive: false,
+        ..args.clone()
+    }
 }
 
 /// The candidates --tune tries.
@@ -966,7 +983,15 @@ fn candidates(args: &Args, feat: usize) -> Vec<Args> {
     }
     for col_parts in HYB_COL_PARTS {
         for bucket_exp in HYB_BUCKET_EXPS {
-            list.push(Args { format: FormatArg::Hyb, col_parts, bucket_exp: Some(bucket_exp), ..base.clone() });
+            for hyb_exclusive in hyb_exclusive_choices(args.op, col_parts) {
+                list.push(Args {
+                    format: FormatArg::Hyb,
+                    col_parts,
+                    bucket_exp: Some(bucket_exp),
+                    hyb_exclusive,
+                    ..base.clone()
+                });
+            }
         }
     }
     for block in [2, 4] {
@@ -1012,16 +1037,19 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
     if args.device == Device::Cuda && (row_spmm.is_some() || sddmm.is_some()) {
         for col_parts in HYB_COL_PARTS {
             for bucket_exp in HYB_BUCKET_EXPS {
-                let candidate = Args {
-                    format: FormatArg::Hyb,
-                    col_parts,
-                    bucket_exp: Some(bucket_exp),
-                    row_spmm: row_spmm.clone(),
-                    sddmm: sddmm.clone(),
-                    ..candidate_base(args)
-                };
-                try_candidate(candidate, &mut best);
-                lost()?;
+                for hyb_exclusive in hyb_exclusive_choices(args.op, col_parts) {
+                    let candidate = Args {
+                        format: FormatArg::Hyb,
+                        col_parts,
+                        bucket_exp: Some(bucket_exp),
+                        hyb_exclusive,
+                        row_spmm: row_spmm.clone(),
+                        sddmm: sddmm.clone(),
+                        ..candidate_base(args)
+                    };
+                    try_candidate(candidate, &mut best);
+                    lost()?;
+                }
             }
         }
     }
