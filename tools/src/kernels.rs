@@ -197,6 +197,19 @@ impl Prepared {
         }
     }
 
+    /// The first parameter that the kernel's inputs (every array but the
+    /// output) held differently in `before`, a copy of `args` from before
+    /// a run on the CPU, where the kernel works in these arrays (the GPU
+    /// gets its own copy each run).
+    pub fn input_written_since(&self, before: &[Data]) -> Option<usize> {
+        let bits = |values: &[f32]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        self.args.iter().zip(before).position(|pair| match pair {
+            (Data::Ids(now), Data::Ids(then)) => now != then,
+            (Data::Values(now), Data::Values(then)) => bits(now) != bits(then),
+            _ => false,
+        })
+    }
+
     pub fn kernel_args(&mut self) -> Vec<KernelArg<'_>> {
         self.args
             .iter_mut()

@@ -183,6 +183,19 @@ fn bench_rejects_bad_problems_and_kernels() {
     );
 }
 
+/// A kernel that writes the op's inputs is refused after its checked run,
+/// before the runs that would read what it left (a segfault, or a result
+/// checked against the wrong inputs).
+#[test]
+fn bench_refuses_kernels_that_write_their_inputs() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/clobbers_indices.mlir");
+    for device in ["cpu", "emulate"] {
+        let output =
+            bench(&["--op", "spmm", "--matrix", "rmat:7:4:2", "--reps", "1", "--device", device, "--kernel", kernel]);
+        fails_with(&output, "kernel @k writes its parameter #1 (memref<?xi32>), one of the op's inputs");
+    }
+}
+
 /// A value read behind a flag (an scf.if that yields it) inside a split
 /// non-zero loop: the loop's tail guard keeps the read in range on the
 /// last row, so no pass may take the read out of it (the checked run

@@ -398,12 +398,23 @@ fn check_bounds(
     let mut run = compile_kernel(module, function, device, CHECKED_OPT_LEVEL)?;
     for index in 0..work.count() {
         let mut faults = [0i32; 2];
+        let mut written = None;
         work.with_part(index, part, &mut |problem| {
             problem.poison();
+            // The runs after this one read the inputs it leaves (on the CPU).
+            let before = problem.args.clone();
             let mut args = problem.kernel_args();
             args.push(KernelArg::Counts(&mut faults));
-            run(&mut args).map(|_| ())
+            run(&mut args)?;
+            written = problem.input_written_since(&before).map(|k| (k, problem.params()[k]));
+            Ok(())
         })?;
+        if let Some((parameter, param)) = written {
+            let r#type = if param == sptir_tools::programs::Param::Ids { "memref<?xi32>" } else { "memref<?xf32>" };
+            return Err(format!(
+                "kernel @{function} writes its parameter #{parameter} ({type}), one of the op's inputs: the bench runs a kernel several times on one copy of its inputs and checks each result against the op's float64 reference, so a kernel may write only its output (and buffers of its own)"
+            ));
+        }
         if let Some(failures) = failures(faults, &checks) {
             let part = if work.count() > 1 { format!(" (row panel {index})") } else { String::new() };
             return Err(if failures.starts_with("an allocation failed") {
