@@ -462,16 +462,21 @@ pub fn carried_conflict<'c>(
             // positions that touch one element agree on them, and on all
             // they determine (a fused loop's row, and the row's start in
             // `f - indptr[row]`).
-            let apart = at == bt
+            // Coordinates computed apart by the same arithmetic of the same
+            // values are the same (`last - k` in an init and in the body).
+            let same = |x: Value<'c, 'c>, y: Value<'c, 'c>| {
+                x == y || crate::ir_query::offset_form(x) == crate::ir_query::offset_form(y)
+            };
+            let apart = (at.len() == bt.len() && at.iter().zip(bt).all(|(&x, &y)| same(x, y)))
                 || at.iter().zip(bt).enumerate().any(|(axis, (&x, &y))| {
                     let keys = || {
                         at.iter()
                             .zip(bt)
                             .enumerate()
-                            .filter(|&(other, (u, v))| other != axis && u == v)
+                            .filter(|&(other, (&u, &v))| other != axis && same(u, v))
                             .map(|(_, (&u, _))| u)
                     };
-                    (x == y
+                    (same(x, y)
                         && (separates(x, position, &varying, &keys().collect::<Vec<_>>())
                             || (spatial
                                 && id_at(x, |slot| {
