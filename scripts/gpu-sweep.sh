@@ -20,6 +20,9 @@
 #   128 features and up): a warp loads 32 non-zeros at once, and their
 #   gathers of B no longer wait on one column load each (short rows run
 #   the unrolled loop's remainder, one non-zero a step).
+# - hyb SpMM with --hyb-exclusive (buckets that own their rows store them:
+#   no zeroing, no atomics; session 31) beside hyb in the 64-feature and
+#   slice questions (gpu-perf.sh runs it for the whole table).
 # Every run has its own time limit; a run that fails or is wrong is in
 # OUT_DIR/sweep.err or carries "verified":false.
 set -uo pipefail
@@ -47,8 +50,10 @@ for m in luxembourg_osm USA-road-d.NY-recon pubmed email-Enron ogbn-arxiv; do
     run "row$shape" --op spmm --matrix "$M" --feat 64 --row-spmm $shape
   done
   run hyb --op spmm --format hyb --matrix "$M" --feat 64
+  run hyb-x --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 64
   for shape in 16,8,4 4,32,2; do
     run "hyb-row$shape" --op spmm --format hyb --matrix "$M" --feat 64 --row-spmm $shape
+    run "hyb-x-row$shape" --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 64 --row-spmm $shape
   done
 done > "$out/spmm64.jsonl"
 echo "spmm 64 sweep: $((SECONDS - start)) s"
@@ -66,6 +71,7 @@ for m in USA-road-d.NY-recon ppi-graphsaint email-Enron musae-github; do
   M=$(matrix $m)
   run default --op spmm --matrix "$M" --feat 256,512 --baseline cusparse
   run hyb-default --op spmm --format hyb --matrix "$M" --feat 256,512
+  run hyb-x-default --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 256,512
   for format in csr hyb; do
     run "$format-unsliced" --op spmm --format $format --matrix "$M" --feat 256 --row-spmm 2,64,4
     run "$format-unsliced" --op spmm --format $format --matrix "$M" --feat 512 --row-spmm 1,128,4
