@@ -277,10 +277,32 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             None
         };
         match strided[dimension] {
-            Some(_) => stride_loop(context, op, ids[dimension], ids[dimension + 6], marker)?,
+            Some(_) => {
+                stride_loop(context, op, ids[dimension], ids[dimension + 6], marker)?;
+                // A block that runs several positions of a grid loop fills
+                // its shared memory again for the next: its threads must
+                // first be done reading what this one left.
+                if dimension < 3 && (!tiles.is_empty() || holds_sync(op)) {
+                    end_with_barrier(context, op)?;
+                }
+            }
             None => inline_loop(context, op, ids[dimension], marker)?,
         }
     }
+    Ok(())
+}
+
+/// Puts a `gpu.barrier` at the end of the body of loop `op`.
+fn end_with_barrier<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
+    let terminator = op
+        .region(0)
+        .ok()
+        .and_then(|region| region.first_block())
+        .and_then(|block| block.terminator())
+        .ok_or_else(|| emit_error(op.location(), "lower-loop-bindings: a loop without a body"))?;
+    let builder = Builder::before(context, unsafe { OperationRef::from_raw(terminator.to_raw()) })
+        .ok_or_else(|| emit_error(op.location(), "lower-loop-bindings: a loop without a body"))?;
+    builder.insert(gpu::barrier(context, op.location()));
     Ok(())
 }
 
@@ -719,7 +741,7 @@ fn mark_accumulations<'c>(
             let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
-                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites (arith.addf or arith.addi), the only update threads can share; leave this loop sequential (bind a spatial loop outside it instead)"),
+                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites (arith.addf or arith.addi), the only update threads can share, or write an element of its position's own, which this one is not shown to (its index does not follow the position one to one); leave this loop sequential (bind a spatial loop outside it instead), or, if its positions write distinct elements, bind it without atomic=true"),
             ));
         }
         if shared_accumulation(store).is_none() {

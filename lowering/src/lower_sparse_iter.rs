@@ -198,6 +198,9 @@ impl<'c> Lowering<'c> {
         match group {
             [axis] => {
                 let coordinate = self.coordinate(&inner, axis, env, position)?;
+                if kind == LoopKind::Spatial {
+                    mark_distinct(builder.context, coordinate);
+                }
                 env.insert(key(axis.value), Walked { position, coordinate, length: axis.length });
             }
             _ => self.unfuse(&inner, group, env, position)?,
@@ -747,6 +750,29 @@ fn store_at<'c>(builder: &Builder<'c>, value: Value<'c, 'c>, buffer: Value<'c, '
             .positions(positions)
             .build(),
     );
+}
+
+/// Marks the load of a sparse axis's `coordinate` (`sparse_pos_ops::DISTINCT`)
+/// where a spatial loop walks the axis: its kind declares that the
+/// coordinates at its positions differ (the rows of a hyb bucket that
+/// lists each once; one that repeats a row walks it as a reduction).
+fn mark_distinct(context: &Context, coordinate: Value<'_, '_>) {
+    let mut value = detach(coordinate);
+    while let Ok(result) = crate::ir_query::op_result(value) {
+        let owner = result.owner();
+        match crate::ir_query::op_name(&owner).as_str() {
+            "arith.index_cast" | "arith.index_castui" => match owner.operand(0) {
+                Ok(source) => value = detach(source),
+                Err(_) => return,
+            },
+            "sparse_pos.load" => {
+                unsafe { OperationRefMut::from_raw(owner.to_raw()) }
+                    .set_discardable_attribute(crate::sparse_pos_ops::DISTINCT, Attribute::unit(context));
+                return;
+            }
+            _ => return,
+        }
+    }
 }
 
 /// `sparse_pos.load` of an integer aux buffer, as an index.

@@ -92,18 +92,30 @@ pub fn emit_error(location: Location<'_>, message: impl AsRef<str>) -> PassFaile
 }
 
 /// Where a diagnostic about a pass's options goes: the first function
-/// under `root`, the kernel they schedule. Options have no source position,
-/// and a module parsed from a file has none of its own (`file:0:0`).
+/// under `root` with sparse iterations or loops, the kernel they schedule
+/// (else the first function). Options have no source position, and a
+/// module parsed from a file has none of its own (`file:0:0`).
 pub fn options_location<'c>(root: OperationRef<'c, '_>) -> Location<'c> {
-    let mut location = None;
+    let mut functions = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("func.func") {
-            location = Some(unsafe { Location::from_raw(op.location().to_raw()) });
-            return WalkResult::Interrupt;
+            let mut sparse = false;
+            op.walk(WalkOrder::PreOrder, |inner| {
+                let name = inner.name();
+                sparse = matches!(name.as_string_ref().as_str(), Ok("sparse_iter.iterate" | "sparse_pos.for"));
+                if sparse {
+                    WalkResult::Interrupt
+                } else {
+                    WalkResult::Advance
+                }
+            });
+            functions.push((sparse, unsafe { Location::from_raw(op.location().to_raw()) }));
+            return WalkResult::Skip;
         }
         WalkResult::Advance
     });
-    location.unwrap_or_else(|| root.location())
+    let kernel = functions.iter().find(|(sparse, _)| *sparse).or(functions.first());
+    kernel.map(|&(_, location)| location).unwrap_or_else(|| root.location())
 }
 
 /// The parsed `key=value` options of one pass instance.

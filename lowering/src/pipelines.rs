@@ -106,7 +106,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "lower-affine,check-element-types,check-gpu-ops,place-device-memory,gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
+    elements: "lower-affine,check-element-types,check-gpu-ops,place-device-memory,convert-math-to-funcs{convert-ctlz=false min-width-of-fpowi-exponent=65},gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
                math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-math-to-nvvm,\

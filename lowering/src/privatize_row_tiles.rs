@@ -48,9 +48,26 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for tile in marked_ops(root, SHARED).into_iter().filter(|op| op_name(op) == "memref.alloca") {
         if let Some(row) = row_loop(tile) {
             privatize(context, tile, row)?;
+        } else if let Some(threads) = thread_loop_around(tile) {
+            // Allocated for each position of a loop whose positions are a
+            // block's threads: they would all share the block's one tile.
+            let label =
+                crate::ir_query::stage3_label(threads).map_or("a loop".to_string(), |l| format!("loop \"{l}\""));
+            let dimension = crate::sparse_pos_bind::DIMENSIONS[binding(&threads).unwrap_or(3)];
+            return Err(emit_error(
+                tile.location(),
+                format!("privatize-row-tiles: this buffer in scope \"shared\" is made anew at each position of {label}, bound to {dimension}, whose positions are threads of one block and would share the block's one copy of it. Each row gets a copy of its own only on threadIdx.y or z, with a constant count of rows and every use inside the row loop: split the rows by the rows a block takes (sparse-pos-split) and bind the inner loop; or allocate the buffer outside the loop"),
+            ));
         }
     }
     Ok(())
+}
+
+/// The innermost loop around `tile` bound to a thread dimension.
+fn thread_loop_around<'c>(tile: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    std::iter::successors(tile.parent_operation(), |op| op.parent_operation())
+        .map(|op| unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) })
+        .find(|op| is_for(op) && binding(op).is_some_and(|d| d >= 3))
 }
 
 /// The one thread loop around every use of `tile`, when it is bound to

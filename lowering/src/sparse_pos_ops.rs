@@ -22,6 +22,12 @@ use sptir_dialects::sparse_pos;
 
 pub const FOR: &str = "sparse_pos.for";
 
+/// The marker of a `sparse_pos.load` that reads a sparse axis's coordinate
+/// for a spatial loop (`lower-sparse-iter`): the loop's kind declares the
+/// coordinates at its positions distinct, which the dependence test takes
+/// at its word (`carried_conflict`).
+pub const DISTINCT: &str = "sptir.distinct";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoopKind {
     Spatial,
@@ -492,12 +498,12 @@ pub fn carried_conflict<'c>(
     None
 }
 
-/// Whether `value` is an id read from a slot that `distinct` tells apart
-/// at two positions (`ids[..., slot]`, cast or not): the coordinate a
-/// sparse axis stores there, such as a hyb bucket's row. A spatial loop
-/// declares that its positions write distinct elements, so the ids it
-/// reads at two positions are taken to differ (an owning bucket's row
-/// cleared, then added to feature by feature).
+/// Whether `value` is a sparse axis's coordinate read for a spatial loop
+/// (marked `DISTINCT`), from a slot that `distinct` tells apart at two
+/// positions (`ids[..., slot]`, cast or not), such as a hyb bucket's row:
+/// the kind declares the coordinates distinct, so the ones read at two
+/// positions are taken to differ (an owning bucket's row cleared, then
+/// added to feature by feature). Ids read from other data are not.
 fn id_at<'c>(value: Value<'c, 'c>, distinct: impl Fn(Value<'c, 'c>) -> bool) -> bool {
     let Ok(mut owner) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
     if matches!(op_name(&owner).as_str(), "arith.index_cast" | "arith.index_castui") {
@@ -507,6 +513,7 @@ fn id_at<'c>(value: Value<'c, 'c>, distinct: impl Fn(Value<'c, 'c>) -> bool) -> 
         }
     }
     op_name(&owner) == "sparse_pos.load"
+        && owner.has_attribute(DISTINCT)
         && owner.operand(owner.operand_count().saturating_sub(1)).is_ok_and(|slot| distinct(detach(slot)))
 }
 

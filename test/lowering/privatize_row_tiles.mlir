@@ -1,4 +1,6 @@
 // RUN: sptir-opt %s --split-input-file -p 'builtin.module(privatize-row-tiles)' | FileCheck %s
+// RUN: not sptir-opt %S/Inputs/scratch_row_per_thread.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=rows.0 to=threadIdx.y},sparse-pos-auto-bind,sptir-stage2-to-launches)' 2>&1 | FileCheck %S/Inputs/scratch_row_per_thread.mlir --check-prefix=WHOLE
+// RUN: sptir-opt %S/Inputs/scratch_row_per_thread.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=rows.0 factor=4},sparse-pos-bind{loop=rows.0.o to=blockIdx.x},sparse-pos-bind{loop=rows.0.i to=threadIdx.y},sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %S/Inputs/scratch_row_per_thread.mlir --check-prefix=SPLIT
 
 // Rows on threadIdx.y, a tile copied and read inside each: one tile a row,
 // indexed first by the row's position, load and store alike.

@@ -7,7 +7,7 @@
 // RUN: sptir-opt %S/Inputs/bind_marked.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=v to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_twice.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x},sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_carried.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=rows to=blockIdx.x atomic=true})'
-// RUN: sptir-opt %S/Inputs/bind_owned_rows.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=own to=blockIdx.x})'
+// RUN: sptir-opt %S/Inputs/bind_owned_rows.mlir --split-input-file --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=own to=blockIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_shared_buffer.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_shared_buffer.mlir -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x})' -o /dev/null
 // RUN: sptir-opt %S/Inputs/bind_recomputed_index.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'

@@ -82,3 +82,20 @@ func.func @ordered_fold(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: ind
   }
   return
 }
+
+// -----
+
+// The kernel is the function with iterations, not a helper before it.
+module {
+  func.func @helper(%x: f32) -> f32 {
+    return %x : f32
+  }
+  // expected-error@+1 {{sparse-reorder: no sparse iteration labelled "it"; the labels are "other"}}
+  func.func @kernel(%m: index) {
+    %I = sparse_iter.dense_fixed %m
+    sparse_iter.iterate "other" [%I] "S" body {
+    ^bb0(%i: index):
+    }
+    return
+  }
+}

@@ -55,7 +55,7 @@
 //  CHECK-NEXT: %[[LEN:[^ ]+]] = arith.subi %[[HIX]], %[[LOX]] : index
 //  CHECK-NEXT: sparse_pos.for "cscmm.1" spatial %[[L3]] to %[[LEN]] {
 //  CHECK-NEXT: ^bb0(%[[PI:[^:]+]]: index):
-//  CHECK-NEXT: %[[ROW:[^ ]+]] = sparse_pos.load %[[IIDX]][%[[PJ]], %[[PI]]] : <2, i32>
+//  CHECK-NEXT: %[[ROW:[^ ]+]] = sparse_pos.load %[[IIDX]][%[[PJ]], %[[PI]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[ROWX:[^ ]+]] = arith.index_cast %[[ROW]] : i32 to index
 //  CHECK-NEXT: %[[L4:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "cscmm.2" spatial %[[L4]] to %arg8 {

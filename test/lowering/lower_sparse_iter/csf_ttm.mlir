@@ -55,7 +55,7 @@
 //  CHECK-NEXT: %[[LEN1:[^ ]+]] = arith.subi %[[HI1X]], %[[LO1X]] : index
 //  CHECK-NEXT: sparse_pos.for "ttm.1" spatial %[[L1]] to %[[LEN1]] {
 //  CHECK-NEXT: ^bb0(%[[PJ:[^:]+]]: index):
-//  CHECK-NEXT: %[[JC:[^ ]+]] = sparse_pos.load %[[JIDX]][%[[PI]], %[[PJ]]] : <2, i32>
+//  CHECK-NEXT: %[[JC:[^ ]+]] = sparse_pos.load %[[JIDX]][%[[PI]], %[[PJ]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: arith.index_cast %[[JC]] : i32 to index
 
 // Init nest over L before the reduction loop.

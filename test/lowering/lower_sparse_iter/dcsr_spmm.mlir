@@ -70,7 +70,7 @@
 //  CHECK-NEXT: %[[LEN1:[^ ]+]] = arith.subi %[[HI1X]], %[[LO1X]] : index
 //  CHECK-NEXT: sparse_pos.for "dcsrmm.1" spatial %[[L3]] to %[[LEN1]] {
 //  CHECK-NEXT: ^bb0(%[[PI:[^:]+]]: index):
-//  CHECK-NEXT: %[[ROW:[^ ]+]] = sparse_pos.load %[[IIDX]][%[[PO]], %[[PI]]] : <2, i32>
+//  CHECK-NEXT: %[[ROW:[^ ]+]] = sparse_pos.load %[[IIDX]][%[[PO]], %[[PI]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[ROWX:[^ ]+]] = arith.index_cast %[[ROW]] : i32 to index
 
 // J's extent: indptr_j at (o, i + 1) and (o, i).

@@ -74,12 +74,12 @@
 //  CHECK-NEXT: %[[L1:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "copy_ell0.1" spatial %[[L1]] to %arg13 {
 //  CHECK-NEXT: ^bb0(%[[C0I:[^:]+]]: index):
-//  CHECK-NEXT: %[[C0ROW:[^ ]+]] = sparse_pos.load %[[I0IDX]][%[[C0O]], %[[C0I]]] : <2, i32>
+//  CHECK-NEXT: %[[C0ROW:[^ ]+]] = sparse_pos.load %[[I0IDX]][%[[C0O]], %[[C0I]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[C0ROWX:[^ ]+]] = arith.index_cast %[[C0ROW]] : i32 to index
 //  CHECK-NEXT: %[[L2:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "copy_ell0.2" spatial %[[L2]] to %arg14 {
 //  CHECK-NEXT: ^bb0(%[[C0J:[^:]+]]: index):
-//  CHECK-NEXT: %[[C0COL:[^ ]+]] = sparse_pos.load %[[J0IDX]][%[[C0O]], %[[C0I]], %[[C0J]]] : <3, i32>
+//  CHECK-NEXT: %[[C0COL:[^ ]+]] = sparse_pos.load %[[J0IDX]][%[[C0O]], %[[C0I]], %[[C0J]]] {sptir.distinct} : <3, i32>
 //  CHECK-NEXT: %[[C0COLX:[^ ]+]] = arith.index_cast %[[C0COL]] : i32 to index
 //  CHECK-NEXT: %[[C0MV:[^ ]+]] = sparse_pos.load %[[M0]][%[[C0O]], %[[C0I]], %[[C0J]]] : <3, i32>
 //  CHECK-NEXT: %[[C0POS:[^ ]+]], %[[C0FOUND:[^ ]+]] = sparse_pos.find %[[J]][%[[C0ROWX]]], %[[C0COLX]]
@@ -104,12 +104,12 @@
 //  CHECK-NEXT: %[[L4:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "copy_ell1.1" spatial %[[L4]] to %arg19 {
 //  CHECK-NEXT: ^bb0(%[[C1I:[^:]+]]: index):
-//  CHECK-NEXT: %[[C1ROW:[^ ]+]] = sparse_pos.load %[[I1IDX]][%[[C1O]], %[[C1I]]] : <2, i32>
+//  CHECK-NEXT: %[[C1ROW:[^ ]+]] = sparse_pos.load %[[I1IDX]][%[[C1O]], %[[C1I]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[C1ROWX:[^ ]+]] = arith.index_cast %[[C1ROW]] : i32 to index
 //  CHECK-NEXT: %[[L5:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "copy_ell1.2" spatial %[[L5]] to %arg20 {
 //  CHECK-NEXT: ^bb0(%[[C1J:[^:]+]]: index):
-//  CHECK-NEXT: %[[C1COL:[^ ]+]] = sparse_pos.load %[[J1IDX]][%[[C1O]], %[[C1I]], %[[C1J]]] : <3, i32>
+//  CHECK-NEXT: %[[C1COL:[^ ]+]] = sparse_pos.load %[[J1IDX]][%[[C1O]], %[[C1I]], %[[C1J]]] {sptir.distinct} : <3, i32>
 //  CHECK-NEXT: %[[C1COLX:[^ ]+]] = arith.index_cast %[[C1COL]] : i32 to index
 //  CHECK-NEXT: %[[C1MV:[^ ]+]] = sparse_pos.load %[[M1]][%[[C1O]], %[[C1I]], %[[C1J]]] : <3, i32>
 //  CHECK-NEXT: %[[C1POS:[^ ]+]], %[[C1FOUND:[^ ]+]] = sparse_pos.find %[[J]][%[[C1ROWX]]], %[[C1COLX]]
@@ -147,7 +147,7 @@
 //  CHECK-NEXT: %[[L9:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "spmm_ell0.1" spatial %[[L9]] to %arg13 {
 //  CHECK-NEXT: ^bb0(%[[S0I:[^:]+]]: index):
-//  CHECK-NEXT: %[[S0ROW:[^ ]+]] = sparse_pos.load %[[I0IDX]][%[[S0O]], %[[S0I]]] : <2, i32>
+//  CHECK-NEXT: %[[S0ROW:[^ ]+]] = sparse_pos.load %[[I0IDX]][%[[S0O]], %[[S0I]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[S0ROWX:[^ ]+]] = arith.index_cast %[[S0ROW]] : i32 to index
 //  CHECK-NEXT: %[[L10:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: sparse_pos.for "spmm_ell0.2" reduction %[[L10]] to %arg14 {

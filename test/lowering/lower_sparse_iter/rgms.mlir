@@ -70,7 +70,7 @@
 //  CHECK-NEXT: %[[LEN1:[^ ]+]] = arith.subi %[[HI1X]], %[[LO1X]] : index
 //  CHECK-NEXT: sparse_pos.for "rgms.1" spatial %[[L3]] to %[[LEN1]] {
 //  CHECK-NEXT: ^bb0(%[[PI:[^:]+]]: index):
-//  CHECK-NEXT: %[[ROW:[^ ]+]] = sparse_pos.load %[[IIDX]][%[[PR]], %[[PI]]] : <2, i32>
+//  CHECK-NEXT: %[[ROW:[^ ]+]] = sparse_pos.load %[[IIDX]][%[[PR]], %[[PI]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[ROWX:[^ ]+]] = arith.index_cast %[[ROW]] : i32 to index
 //  CHECK-NEXT: %[[L4:[^ ]+]] = arith.constant 0 : index
 //  CHECK-NEXT: %[[ONE2:[^ ]+]] = arith.constant 1 : index

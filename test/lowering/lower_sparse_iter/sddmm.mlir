@@ -44,7 +44,7 @@
 //  CHECK-NEXT: %[[LEN:[^ ]+]] = arith.subi %[[HIX]], %[[LOX]] : index
 //  CHECK-NEXT: sparse_pos.for "sddmm.1" spatial %[[L1]] to %[[LEN]] {
 //  CHECK-NEXT: ^bb0(%[[PJ:[^:]+]]: index):
-//  CHECK-NEXT: %[[COL:[^ ]+]] = sparse_pos.load %[[JIDX]][%[[PI]], %[[PJ]]] : <2, i32>
+//  CHECK-NEXT: %[[COL:[^ ]+]] = sparse_pos.load %[[JIDX]][%[[PI]], %[[PJ]]] {sptir.distinct} : <2, i32>
 //  CHECK-NEXT: %[[COLX:[^ ]+]] = arith.index_cast %[[COL]] : i32 to index
 
 // The init region, once per (i, j), before the reduction loop.

@@ -82,6 +82,12 @@ def SparsePos_LoadOp : SparsePos_Op<"load", [
     is the `%vj`-th non-zero of row `%vi`. An auxiliary buffer materialized
     with `extra 1` may be read one position past its end.
 
+    `lower-sparse-iter` marks the load of a sparse axis's coordinate for a
+    spatial loop with the unit attribute `sptir.distinct`: the loop's kind
+    declares that its positions hold distinct coordinates (a hyb bucket
+    that lists each row once), and the schedules' dependence test takes the
+    coordinates read at two positions to differ.
+
     ```mlir
     %a = sparse_pos.load %A[%vi, %vj] : !sparse_iter.buffer<2, f32>
     ```
