@@ -615,7 +615,7 @@ fn lower_integer<'c>(
         "math.absi" => ("llvm.abs", true),
         _ => {
             return Err(refuse(
-                "on integers has no lowering on the GPU (ctpop, ctlz, cttz and absi do); write it with arith",
+                "on integers has no NVPTX instruction (ctpop, ctlz, cttz and absi do); run convert-math-to-funcs before this pass, as sptir-launches-to-gpu does, or write it with arith",
             ))
         }
     };

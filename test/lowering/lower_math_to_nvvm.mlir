@@ -3,6 +3,7 @@
 // RUN: sptir-opt %S/Inputs/ceil_vector.mlir --pass-pipeline='builtin.module(gpu.module(math-expand-ops{ops=tan,tanh,sinh,cosh,asinh,acosh,atanh,powf,fpowi,rsqrt,ctlz,clampf},lower-math-to-nvvm))' | FileCheck %S/Inputs/ceil_vector.mlir
 // RUN: sptir-opt %S/Inputs/ceil_f16.mlir --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(lower-math-to-nvvm))' | FileCheck %S/Inputs/ceil_f16.mlir
 // RUN: sptir-opt %S/../../tools/tests/inputs/roundings.mlir --sptir-to-gpu | FileCheck %s --check-prefix=PTX
+// RUN: sptir-opt %S/Inputs/ipowi_gpu.mlir --sptir-to-gpu | FileCheck %S/Inputs/ipowi_gpu.mlir
 
 // Through the whole GPU pipeline, ceil, round, roundeven and fma are the
 // PTX instructions, not math-expand-ops' conversions through i64 (wrong
@@ -256,7 +257,8 @@ gpu.module @kernels {
 
 // Integer math: population count, leading and trailing zeros and the
 // absolute value are LLVM's intrinsics, defined at zero and at the
-// minimum (the flag false), lane by lane on vectors; ipowi is refused.
+// minimum (the flag false), lane by lane on vectors; ipowi is refused
+// (the GPU pipeline turns it into a function first: Inputs/ipowi_gpu.mlir).
 // CHECK-LABEL: gpu.func @integers
 //       CHECK:   llvm.call_intrinsic "llvm.ctpop.i32"(%arg0) : (i32) -> i32
 //       CHECK:   %[[F:.*]] = arith.constant false
@@ -277,7 +279,7 @@ gpu.module @kernels {
 
 gpu.module @kernels {
   gpu.func @integer_power(%x: i32) -> i32 {
-    // expected-error@+1 {{lower-math-to-nvvm: 'math.ipowi' on integers has no lowering on the GPU (ctpop, ctlz, cttz and absi do); write it with arith}}
+    // expected-error@+1 {{lower-math-to-nvvm: 'math.ipowi' on integers has no NVPTX instruction (ctpop, ctlz, cttz and absi do); run convert-math-to-funcs before this pass, as sptir-launches-to-gpu does, or write it with arith}}
     %p = math.ipowi %x, %x : i32
     gpu.return %p : i32
   }
