@@ -277,33 +277,20 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             None
         };
         match strided[dimension] {
-            Some(_) => {
-                stride_loop(context, op, ids[dimension], ids[dimension + 6], marker)?;
-                // A block that runs several positions of a grid loop fills
-                // its shared memory again for the next: its threads must
-                // first be done reading what this one left.
-                if dimension < 3 && (!tiles.is_empty() || holds_sync(op)) {
-                    end_with_barrier(context, op)?;
-                }
-            }
+            Some(_) => stride_loop(context, op, ids[dimension], ids[dimension + 6], marker)?,
             None => inline_loop(context, op, ids[dimension], marker)?,
         }
     }
     Ok(())
 }
 
-/// Puts a `gpu.barrier` at the end of the body of loop `op`.
-fn end_with_barrier<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
-    let terminator = op
-        .region(0)
-        .ok()
-        .and_then(|region| region.first_block())
-        .and_then(|block| block.terminator())
-        .ok_or_else(|| emit_error(op.location(), "lower-loop-bindings: a loop without a body"))?;
-    let builder = Builder::before(context, unsafe { OperationRef::from_raw(terminator.to_raw()) })
-        .ok_or_else(|| emit_error(op.location(), "lower-loop-bindings: a loop without a body"))?;
-    builder.insert(gpu::barrier(context, op.location()));
-    Ok(())
+/// Whether `op` is a loop on blockIdx.y or z of a trip count only the run
+/// knows, which a block walks in turn (`strided_dimensions`): a sequential
+/// loop to the threads inside it, which meet at its end where they share
+/// memory (`synchronize-thread-loops`).
+pub fn strided_grid_loop(op: &OperationRef<'_, '_>) -> bool {
+    let constant = |n: usize| op.operand(n).ok().map(detach).and_then(constant_index).is_some();
+    is_for(op) && matches!(binding(op), Some(1 | 2)) && !(constant(0) && constant(1))
 }
 
 /// Gives each row barrier under `outer` (`synchronize-thread-loops`'
@@ -372,7 +359,7 @@ fn strided_dimensions<'c>(
     };
     let mut strided = [None; 6];
     for d in [1, 2] {
-        if is_dynamic(d) {
+        if bound.iter().any(|&(op, dimension)| dimension == d && strided_grid_loop(&op)) {
             strided[d] = Some(LAUNCH_LIMITS[d]);
         }
     }

@@ -57,10 +57,11 @@ struct Walked<'c> {
 type Env<'c> = HashMap<usize, Walked<'c>>;
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    // Nested iterations are lowered from inside their parent.
-    let outermost = outermost(root, |op| is_iteration(op));
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    regroup_accumulations(context, root)?;
+    // Nested iterations are lowered from inside their parent.
+    let outermost = outermost(root, |op| is_iteration(op));
     let mut lowering = Lowering { context, aux: AuxBuffers::new(context) };
     for op in outermost {
         lowering.iteration(op, &Env::default())?;
@@ -78,6 +79,83 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         lowering.access(op, &Env::default())?;
     }
     Ok(())
+}
+
+/// Regroups a store of `(m[i] + a) + b` into `m[i]` (either order of
+/// each sum; addf or addi; the inner sum used only there) as
+/// `m[i] + (a + b)`, where neither term reads `m[i]`: an accumulation of
+/// two terms (a relation's product and a self loop's) is then one that
+/// threads can share, atomically or by shuffles, as a sum of one is. A
+/// float sum so regrouped may round differently, as any reordered one.
+fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -> Result<(), PassFailed> {
+    loop {
+        let mut stores = Vec::new();
+        root.walk(WalkOrder::PreOrder, |op| {
+            if op.name().as_string_ref().as_str() == Ok("sparse_iter.store") {
+                stores.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
+            }
+            WalkResult::Advance
+        });
+        let Some((outer, load, a, b, inner)) = stores.into_iter().find_map(|store| regroupable(store)) else {
+            return Ok(());
+        };
+        let location = outer.location();
+        let builder = Builder::before(context, outer)
+            .ok_or_else(|| emit_error(location, "lower-sparse-iter: a sum outside a block"))?;
+        let terms = builder.insert_clone(outer);
+        let mut terms_mut = unsafe { OperationRefMut::from_raw(terms.to_raw()) };
+        terms_mut.set_operands(&[a, b]);
+        let sum: Value<'c, 'c> = detach(
+            terms.result(0).map_err(|_| emit_error(location, "lower-sparse-iter: a sum without a result"))?.into(),
+        );
+        unsafe { OperationRefMut::from_raw(outer.to_raw()) }.set_operands(&[load, sum]);
+        erase(inner);
+    }
+}
+
+/// For a store of `(load + a) + b` as `regroup_accumulations` takes it: the
+/// outer sum, the load's value, `a`, `b` and the inner sum.
+#[allow(clippy::type_complexity)]
+fn regroupable<'c>(
+    store: OperationRef<'c, 'c>,
+) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)> {
+    if accumulation(store).is_some() {
+        return None;
+    }
+    let sum = |value: Value<'c, 'c>| -> Option<OperationRef<'c, 'c>> {
+        let owner = crate::ir_query::op_result(value).ok()?.owner();
+        let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(owner.to_raw()) };
+        matches!(crate::ir_query::op_name(&owner).as_str(), "arith.addf" | "arith.addi").then_some(owner)
+    };
+    let operands = |op: OperationRef<'c, 'c>| Some((detach(op.operand(0).ok()?), detach(op.operand(1).ok()?)));
+    let outer = sum(detach(store.operand(0).ok()?))?;
+    let (x, y) = operands(outer)?;
+    let place: Vec<Value<'c, 'c>> = store.operands().skip(2).map(detach).collect();
+    let buffer = detach(store.operand(1).ok()?);
+    // A term that reads the stored element would see it before the sum.
+    let reads_element = |v: Value<'c, 'c>| {
+        crate::ir_query::computed_through(v, |op| {
+            crate::ir_query::op_name(&op) == "sparse_iter.load"
+                && op.operand(0).is_ok_and(|b| detach(b) == buffer)
+                && op.operands().skip(1).map(detach).collect::<Vec<_>>() == place
+        })
+    };
+    [(x, y), (y, x)].into_iter().find_map(|(partial, b)| {
+        let inner = sum(partial)?;
+        if crate::ir_query::op_name(&inner) != crate::ir_query::op_name(&outer) || use_count(partial) != 1 {
+            return None;
+        }
+        let (p, q) = operands(inner)?;
+        let is_old = |v| crate::ir_query::load_of_stored_element(store, v).is_some();
+        let (load, a) = if is_old(p) {
+            (p, q)
+        } else if is_old(q) {
+            (q, p)
+        } else {
+            return None;
+        };
+        (!reads_element(a) && !reads_element(b)).then_some((outer, load, a, b, inner))
+    })
 }
 
 struct Lowering<'c> {

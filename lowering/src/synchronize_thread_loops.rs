@@ -500,8 +500,11 @@ fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> V
     list
 }
 
+/// A loop whose positions one block runs in turn: unbound, or a grid loop
+/// that `lower-loop-bindings` strides.
 fn is_sequential_loop(op: &OperationRef<'_, '_>) -> bool {
-    matches!(op_name(op).as_str(), "scf.for" | "scf.while") && binding(op).is_none()
+    (matches!(op_name(op).as_str(), "scf.for" | "scf.while") && binding(op).is_none())
+        || crate::lower_loop_bindings::strided_grid_loop(op)
 }
 
 /// The ops enclosing `op` up to and including `outer`, innermost first

@@ -6,7 +6,7 @@
 // RUN: sptir-opt %examples/sddmm_fused.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=sddmm.0 factor=4},sparse-pos-bind{loop=sddmm.0.o to=blockIdx.x},sparse-pos-bind{loop=sddmm.0.i to=threadIdx.y},sparse-pos-split{loop=sddmm.1 factor=8},sparse-pos-bind{loop=sddmm.1.i to=threadIdx.x shuffle=true},lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=SHUFFLE
 // RUN: sptir-opt %s -p 'builtin.module(lower-loop-bindings)' | FileCheck %s --check-prefix=REPEAT
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.0 to=blockIdx.y},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=GRIDY
-// RUN: sptir-opt %examples/ell_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=ellmm.2 factor=64},sparse-pos-bind{loop=ellmm.2.i to=threadIdx.x},sparse-pos-split{loop=ellmm.init.1 factor=64},sparse-pos-bind{loop=ellmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=ellmm.2.o,ellmm.1},sparse-pos-split{loop=ellmm.1 factor=64 clamp=true},sparse-pos-cache-read{loop=ellmm.1.i},sparse-pos-split{loop=ellmm.1.i.cache factor=64},sparse-pos-bind{loop=ellmm.1.i.cache.i to=threadIdx.x},sparse-pos-bind{loop=ellmm.0 to=blockIdx.y},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings)' | FileCheck %s --check-prefix=GRIDYTILE
+// RUN: sptir-opt %examples/ell_spmm.mlir -p 'builtin.module(specialize-arguments{function=ell_spmm args=6,7 values=5,64},lower-sparse-iter,sparse-pos-split{loop=ellmm.2 factor=64},sparse-pos-bind{loop=ellmm.2.i to=threadIdx.x},sparse-pos-split{loop=ellmm.init.1 factor=64},sparse-pos-bind{loop=ellmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=ellmm.2.o,ellmm.1},sparse-pos-split{loop=ellmm.1 factor=64 clamp=true},sparse-pos-cache-read{loop=ellmm.1.i},sparse-pos-split{loop=ellmm.1.i.cache factor=64},sparse-pos-bind{loop=ellmm.1.i.cache.i to=threadIdx.x},sparse-pos-bind{loop=ellmm.0 to=blockIdx.y},sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=GRIDYTILE
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-bind{loop=cscmm.2.o to=threadIdx.x},sparse-pos-auto-bind,lower-sparse-buffer,canonicalize,cse,lower-loop-bindings)' | FileCheck %s --check-prefix=CHUNKS
 
 // Rows are blocks and features threads; the grid size is the row loop's
@@ -45,14 +45,17 @@
 //       GRIDY: %[[STEP:.*]] = arith.muli %[[GDY]], %c1
 //       GRIDY: scf.for %{{.*}} = %[[FIRST]] to %arg5 step %[[STEP]] {
 
-// The same with a shared-memory tile of each row's non-zeros: a block
-// that takes several rows fills the tile again for the next, so its
-// threads meet at a barrier at the end of each row, after their reads.
+// The same with a shared-memory tile of each row's non-zeros (rows of 5,
+// one tile of 64 a row): a block that takes several rows fills the tile
+// again for the next, so its threads meet at a barrier at the end of each
+// row, after their reads (synchronize-thread-loops takes the strided grid
+// loop for the sequential loop it is to the threads).
 // GRIDYTILE-LABEL: func.func @ell_spmm
 //       GRIDYTILE: gpu.launch {{.*}} workgroup(
 //       GRIDYTILE: scf.for %{{.*}} = %{{.*}} to %arg4 step %{{.*}} {
-//       GRIDYTILE: } {sptir.kind = "spatial", sptir.label = "ellmm.2.o"}
-//  GRIDYTILE-NEXT: gpu.barrier
+//       GRIDYTILE: gpu.barrier
+//       GRIDYTILE: scf.for
+//       GRIDYTILE: gpu.barrier
 //  GRIDYTILE-NEXT: } {sptir.kind = "spatial", sptir.label = "ellmm.0"}
 
 // Feature chunks of 4 on threads: the chunk count, computed inside the

@@ -196,6 +196,33 @@ fn bench_refuses_kernels_that_write_their_inputs() {
     }
 }
 
+/// A sum of two terms into the output is one accumulation: a row's
+/// non-zeros on 8 lanes meet in a warp shuffle (refused before the terms
+/// were regrouped).
+#[test]
+fn bench_shuffles_a_sum_of_two_terms() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/two_term_spmm.mlir");
+    let schedule = "sparse-pos-reorder{loops=csrmm.1,csrmm.2},sparse-pos-split{loop=csrmm.1 factor=8},\
+                    sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}";
+    let output = bench(&[
+        "--op",
+        "spmm",
+        "--matrix",
+        "rmat:7:6:2",
+        "--feat",
+        "5",
+        "--reps",
+        "1",
+        "--device",
+        "emulate",
+        "--kernel",
+        kernel,
+        "--schedule",
+        schedule,
+    ]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+}
+
 /// A value read behind a flag (an scf.if that yields it) inside a split
 /// non-zero loop: the loop's tail guard keeps the read in range on the
 /// last row, so no pass may take the read out of it (the checked run
