@@ -18,7 +18,18 @@ fn main() {
     };
     println!("cargo:rustc-env=SPTIR_BUILD={build}");
     // A directory is watched for a change to any file under it.
-    for path in ["../.git/HEAD", "../.git/index", "../dialects", "../lowering", "../runtime", "src", "../Cargo.lock"] {
+    // A commit moves the branch's ref, not HEAD (which names the branch).
+    for path in [
+        "../.git/HEAD",
+        "../.git/index",
+        "../.git/refs/heads",
+        "../.git/packed-refs",
+        "../dialects",
+        "../lowering",
+        "../runtime",
+        "src",
+        "../Cargo.lock",
+    ] {
         println!("cargo:rerun-if-changed={path}");
     }
 }
