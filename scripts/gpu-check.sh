@@ -3,8 +3,9 @@
 # sptir-bench here with scripts/gpu-package.sh, carry build-gpu/, and run
 #   xz -dkf build-gpu/sptir-bench.xz && scripts/gpu-check.sh build-gpu/sptir-bench [graphs folder]
 # It runs SpMM and SDDMM in every format at feat 32 and 128 on the GPU,
-# and SpMM in csr under row schedules with shared-memory caching (block
-# barriers, workgroup memory) and SDDMM under warp-shuffle schedules,
+# hyb SpMM with --hyb-exclusive, a two-term sum shuffled, and SpMM in csr
+# under row schedules with shared-memory caching (block barriers,
+# workgroup memory) and SDDMM under warp-shuffle schedules,
 # verified against the float64 reference,
 # beside cuSPARSE in the same process, and prints one JSON line each; it
 # fails if any result is wrong.
@@ -25,6 +26,15 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0; do
   # Column partitions: rows shared between partitions add atomically
   # (red.global.add.v4.f32 where the features are aligned).
   "$bench" --op spmm --format hyb --col-parts 2 --matrix "$graph" --feat 32,36,128 --device cuda --baseline cusparse --reps 20 --json || status=1
+  # Buckets that own their rows store them; the rest are zeroed and added
+  # to atomically (--hyb-exclusive), also with slices and generic.
+  "$bench" --op spmm --format hyb --hyb-exclusive --matrix "$graph" --feat 32,36,128,512 --device cuda --baseline cusparse --reps 20 --json || status=1
+  "$bench" --op spmm --format hyb --hyb-exclusive --bucket-exp 2 --matrix "$graph" --feat 64 --row-spmm 4,32,4,0,32 --device cuda --reps 20 --json || status=1
+  "$bench" --op spmm --format hyb --hyb-exclusive --matrix "$graph" --feat 33 --generic --device cuda --reps 20 --json || status=1
+  # A sum of two terms into the output, its row's lanes meeting in a shuffle.
+  "$bench" --op spmm --matrix "$graph" --feat 32,7 --kernel "$(dirname "$0")/../tools/tests/inputs/two_term_spmm.mlir" \
+    --schedule 'sparse-pos-reorder{loops=csrmm.1,csrmm.2},sparse-pos-split{loop=csrmm.1 factor=8},sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}' \
+    --device cuda --reps 5 --json || status=1
   # Kernels compiled for any feature size (the default is built for each).
   for op in spmm sddmm; do
     "$bench" --op "$op" --format csr --matrix "$graph" --feat 32,33 --generic --device cuda --baseline cusparse --reps 20 --json || status=1
