@@ -82,6 +82,26 @@ impl<'c> Builder<'c> {
         detach(op.result(0).expect("op has one result").into())
     }
 
+    /// The op `op` is (its name and attributes) on `operands`, with one
+    /// result of `r#type`; `None` where MLIR refuses to build it.
+    pub fn rebuild(
+        &self,
+        op: OperationRef<'c, '_>,
+        operands: &[Value<'c, 'c>],
+        r#type: Type<'c>,
+    ) -> Option<Value<'c, 'c>> {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().ok()?;
+        let attributes: Vec<_> = op.attributes().collect();
+        melior::ir::operation::OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(&[r#type])
+            .add_attributes(&attributes)
+            .build()
+            .ok()
+            .map(|built| self.value(built))
+    }
+
     pub fn index_type(&self) -> Type<'c> {
         Type::index(self.context)
     }

@@ -60,6 +60,7 @@ pub mod unroll_loops;
 pub mod vectorize_atomic_adds;
 pub mod vectorize_loops;
 pub mod verify_llvm_lowering;
+pub mod widen_power_bases;
 pub mod widen_power_exponents;
 
 use pass_registry::PassDef;
@@ -113,6 +114,7 @@ pub static PASSES: &[PassDef] = &[
     check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
     split_fma_accumulations::PASS,
+    widen_power_bases::PASS,
     widen_power_exponents::PASS,
     verify_llvm_lowering::PASS,
 ];

@@ -197,20 +197,12 @@ fn rebuild<'c>(
     operands: &[Value<'c, 'c>],
     r#type: Type<'c>,
 ) -> Result<Value<'c, 'c>, PassFailed> {
-    let name = op_name(&op);
-    let attributes: Vec<_> = op.attributes().collect();
-    OperationBuilder::new(&name, builder.location)
-        .add_operands(operands)
-        .add_results(&[r#type])
-        .add_attributes(&attributes)
-        .build()
-        .map(|built| builder.value(built))
-        .map_err(|_| {
-            emit_error(
-                builder.location,
-                format!("lower-math-to-nvvm: could not rebuild '{name}' on {type}", type = r#type),
-            )
-        })
+    builder.rebuild(op, operands, r#type).ok_or_else(|| {
+        emit_error(
+            builder.location,
+            format!("lower-math-to-nvvm: could not rebuild '{}' on {type}", op_name(&op), type = r#type),
+        )
+    })
 }
 
 /// Whether `r#type` is a float that the GPU's math computes in f32.

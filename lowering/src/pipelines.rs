@@ -49,7 +49,7 @@ pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
     elements: "lower-affine,loop-invariant-code-motion,clamp-guarded-loops,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
                sptir-f8-in-f32,func.func(llvm-request-c-wrappers),\
-               widen-power-exponents,convert-math-to-funcs{convert-ctlz=false},convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,\
+               widen-power-bases,widen-power-exponents,convert-math-to-funcs{convert-ctlz=false},convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
                convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "",

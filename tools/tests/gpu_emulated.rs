@@ -875,6 +875,59 @@ fn math_functions_on_the_cpu_and_emulated() {
     }
 }
 
+/// fpowi with negative exponents whose results are denormal floats (x^-n
+/// is 1 / x^n, and x^n overflows f32 first), and others, against f64:
+/// within an ulp, denormals included.
+#[test]
+fn integer_powers_on_the_cpu_and_emulated() {
+    use sptir_runtime::cpu::KernelArg;
+    let source = "func.func @powers(%x: memref<?xf32>, %e: memref<?xi32>, %y: memref<?xf32>, %n: index) {
+      %I = sparse_iter.dense_fixed %n
+      %X = sparse_iter.match_buffer %x [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+      %E = sparse_iter.match_buffer %e [%I] : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+      %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+      sparse_iter.iterate \"p\" [%I] \"S\" body {
+      ^bb0(%i: index):
+        %v = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, f32>
+        %k = sparse_iter.load %E[%i] : !sparse_iter.buffer<1, i32>
+        %p = math.fpowi %v, %k : f32, i32
+        sparse_iter.store %p, %Y[%i] : !sparse_iter.buffer<1, f32>
+      }
+      return
+    }";
+    let cases: [(f32, i32); 10] = [
+        (1024.0, -14),
+        (2.0, -149),
+        (0.5, 140),
+        (3.0, -5),
+        (-2.0, -3),
+        (10.0, 38),
+        (-0.75, 7),
+        (1.5, 0),
+        (7.0, -40),
+        (1e-3, -12),
+    ];
+    let (x, e): (Vec<f32>, Vec<i32>) = cases.iter().copied().unzip();
+    for pipeline in [
+        "builtin.module(sptir-to-cpu)".to_string(),
+        format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})"),
+    ] {
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, source, "powers.mlir").unwrap();
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        let mut y = vec![f32::NAN; x.len()];
+        let args =
+            &mut [KernelArg::Values(&x), KernelArg::Ids(&e), KernelArg::Output(&mut y), KernelArg::Index(x.len())];
+        kernel.run("powers", args).unwrap();
+        for ((&v, &k), &got) in x.iter().zip(&e).zip(&y) {
+            let want = (v as f64).powi(k) as f32;
+            let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+            assert!(ulps <= 1, "{pipeline}: {v}^{k} = {got:e}, want {want:e}");
+        }
+    }
+}
+
 #[test]
 fn roundings_on_the_cpu_and_emulated() {
     for pipeline in [
