@@ -1,11 +1,11 @@
 // Math on vectors in CPU code (a vectorized loop run on the CPU, as the
 // emulated GPU does): erf has no LLVM intrinsic and goes to libm lane by
 // lane, fpowi to a generated power function (LLVM's powi takes a scalar
-// exponent only).
+// exponent only), computed in f64 (widen-power-bases).
 // CHECK-LABEL: llvm.func @ew(
 //   CHECK-COUNT-4: llvm.call @erff(
-//   CHECK-COUNT-4: llvm.call @__mlir_math_fpowi_f32_i32(
-// CHECK-LABEL: llvm.func linkonce_odr @__mlir_math_fpowi_f32_i32(
+//   CHECK-COUNT-4: llvm.call @__mlir_math_fpowi_f64_i32(
+// CHECK-LABEL: llvm.func linkonce_odr @__mlir_math_fpowi_f64_i32(
 func.func @ew(%x: memref<?xf32>, %y: memref<?xf32>) {
   %c8 = arith.constant 8 : index
   %K = sparse_iter.dense_fixed %c8
