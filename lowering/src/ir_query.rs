@@ -347,6 +347,17 @@ pub fn shared_accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(Operation
     accumulation(store).filter(|(load, _)| load.result(0).is_ok_and(|old| use_count(old.into()) == 1))
 }
 
+/// `shared_accumulation` whose load `within` encloses: each position of
+/// the loop reads the element afresh. One read before the loop makes each
+/// position overwrite the element with that value plus its term, the last
+/// winning, which no sum across positions reproduces.
+pub fn accumulation_within<'c>(
+    store: OperationRef<'c, '_>,
+    within: OperationRef<'_, '_>,
+) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
+    shared_accumulation(store).filter(|(load, _)| encloses(within, *load))
+}
+
 /// Whether `store` writes `combine(load m[i], v)` back to `m[i]` with a
 /// `combine` whose order does not matter (a sum, a product, a maximum, a
 /// minimum, a bitwise and, or, xor): positions that update one element in

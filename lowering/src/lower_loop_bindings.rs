@@ -738,6 +738,13 @@ fn mark_accumulations<'c>(
                 format!("lower-loop-bindings: a store in {kind} loop adds to the value it overwrites, but that old value is also read for something else here (another update, say), and threads adding at once would each read a different one; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
+        if crate::ir_query::accumulation_within(store, op).is_none() {
+            let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
+            return Err(emit_error(
+                store.location(),
+                format!("lower-loop-bindings: a store in {kind} loop adds to a value of the element read before the loop, so each position overwrites it with that value plus its own term and the last one wins, which threads adding at once do not reproduce; read the element inside the loop, or leave the loop sequential"),
+            ));
+        }
         unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);
     }
     Ok(())

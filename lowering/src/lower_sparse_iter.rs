@@ -103,13 +103,21 @@ fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -
         let builder = Builder::before(context, outer)
             .ok_or_else(|| emit_error(location, "lower-sparse-iter: a sum outside a block"))?;
         let terms = builder.insert_clone(outer);
-        let mut terms_mut = unsafe { OperationRefMut::from_raw(terms.to_raw()) };
-        terms_mut.set_operands(&[a, b]);
+        unsafe { OperationRefMut::from_raw(terms.to_raw()) }.set_operands(&[a, b]);
         let sum: Value<'c, 'c> = detach(
             terms.result(0).map_err(|_| emit_error(location, "lower-sparse-iter: a sum without a result"))?.into(),
         );
         unsafe { OperationRefMut::from_raw(outer.to_raw()) }.set_operands(&[load, sum]);
         erase(inner);
+        // `a + b` may overflow where neither partial sum did, and so may
+        // the new total: the flags that said otherwise no longer hold.
+        for op in [terms, outer] {
+            for (flags, none) in [("overflowFlags", "#arith.overflow<none>"), ("fastmath", "#arith.fastmath<none>")] {
+                if let Some(none) = Attribute::parse(context, none).filter(|_| op.has_attribute(flags)) {
+                    unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_attribute(flags, none);
+                }
+            }
+        }
     }
 }
 

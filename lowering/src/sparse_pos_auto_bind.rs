@@ -17,9 +17,7 @@
 //! completes a partial hand schedule. Correct for any stage II program;
 //! fast only where the threads have work; hand schedules do better.
 
-use crate::ir_query::{
-    computable_before, constant_index, constant_of, encloses, evaluate_index, op_name, outermost, shared_accumulation,
-};
+use crate::ir_query::{computable_before, constant_index, constant_of, encloses, evaluate_index, op_name, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_bind::DIMENSIONS;
 use crate::sparse_pos_ops::{bound_loops, carried_conflict, find_store, loop_kind, one_thread_mark, LoopKind, FOR};
@@ -157,7 +155,7 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
         let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
-        shared_accumulation(store).is_some()
+        crate::ir_query::accumulation_within(store, top).is_some()
             && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
     };
     if find_store(top, |store| !atomic(store)).is_some() {
@@ -168,7 +166,7 @@ fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     top.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         if op_name(&op) == "sparse_pos.store" {
-            own_loads.extend(shared_accumulation(op).map(|(load, _)| load.to_raw().ptr));
+            own_loads.extend(crate::ir_query::accumulation_within(op, top).map(|(load, _)| load.to_raw().ptr));
             arrays.extend(op.operand(1).ok().map(crate::buffer::array));
         }
         WalkResult::Advance

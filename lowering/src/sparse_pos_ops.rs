@@ -485,7 +485,7 @@ pub fn carried_conflict<'c>(
                     (same(x, y)
                         && (separates(x, position, &varying, &keys().collect::<Vec<_>>())
                             || (spatial
-                                && id_at(x, |slot| {
+                                && id_at(x, &fixed, |slot| {
                                     slot == position || separates(slot, position, &varying, &keys().collect::<Vec<_>>())
                                 }))))
                         || never_equal(x, y)
@@ -500,11 +500,16 @@ pub fn carried_conflict<'c>(
 
 /// Whether `value` is a sparse axis's coordinate read for a spatial loop
 /// (marked `DISTINCT`), from a slot that `distinct` tells apart at two
-/// positions (`ids[..., slot]`, cast or not), such as a hyb bucket's row:
+/// positions under a parent that `fixed` says they share (`ids[..., slot]`,
+/// cast or not), such as a hyb bucket's row:
 /// the kind declares the coordinates distinct, so the ones read at two
 /// positions are taken to differ (an owning bucket's row cleared, then
 /// added to feature by feature). Ids read from other data are not.
-fn id_at<'c>(value: Value<'c, 'c>, distinct: impl Fn(Value<'c, 'c>) -> bool) -> bool {
+fn id_at<'c>(
+    value: Value<'c, 'c>,
+    fixed: impl Fn(Value<'c, 'c>) -> bool,
+    distinct: impl Fn(Value<'c, 'c>) -> bool,
+) -> bool {
     let Ok(mut owner) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
     if matches!(op_name(&owner).as_str(), "arith.index_cast" | "arith.index_castui") {
         match owner.operand(0).ok().and_then(|v| crate::ir_query::op_result(detach(v)).ok()) {
@@ -512,9 +517,13 @@ fn id_at<'c>(value: Value<'c, 'c>, distinct: impl Fn(Value<'c, 'c>) -> bool) -> 
             None => return false,
         }
     }
+    let operands: Vec<Value<'c, 'c>> = owner.operands().map(detach).collect();
+    // The slot tells the positions apart within one parent (a row of an
+    // ELL axis): the parent's position must not vary with them (a
+    // reordered row loop inside the column loop).
     op_name(&owner) == "sparse_pos.load"
         && owner.has_attribute(DISTINCT)
-        && owner.operand(owner.operand_count().saturating_sub(1)).is_ok_and(|slot| distinct(detach(slot)))
+        && operands.split_last().is_some_and(|(&slot, rest)| rest[1..].iter().all(|&p| fixed(p)) && distinct(slot))
 }
 
 /// Whether two buffers over one array place each coordinate at the same

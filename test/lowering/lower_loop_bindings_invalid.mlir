@@ -1,4 +1,5 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(lower-loop-bindings)'
+// RUN: not sptir-opt %S/Inputs/accumulate_before_loop.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=rows.0 to=blockIdx.x},sparse-pos-bind{loop=rows.1 to=blockIdx.y},sparse-pos-bind{loop=nz.0 to=threadIdx.x atomic=true},sptir-stage2-to-launches)' 2>&1 | FileCheck %S/Inputs/accumulate_before_loop.mlir
 
 func.func @store_outside_thread_loop(%out: memref<?xf32>, %n: index, %v: f32) {
   %c0 = arith.constant 0 : index

@@ -1,4 +1,5 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=32},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1})' | FileCheck %s
+// RUN: not sptir-opt %S/Inputs/reorder_distinct_columns.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-reorder{loops=e.1,e.0})' 2>&1 | FileCheck %S/Inputs/reorder_distinct_columns.mlir
 // RUN: sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a,b})' | FileCheck %s --check-prefix=ORDER
 // RUN: not sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a,nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not sptir-opt %s -p 'builtin.module(sparse-pos-reorder{loops=a})' 2>&1 | FileCheck %s --check-prefix=ONE

@@ -65,3 +65,38 @@ func.func @not_regrouped(%x: memref<?xf32>, %y: memref<?xf32>, %z: memref<?xf32>
   }
   return
 }
+
+// -----
+
+// Overflow and fast-math flags held of the partial sums, not of the new
+// ones: `acc + (c + a)` may overflow where `(acc + c) + a` did not.
+// CHECK-LABEL: func.func @flags
+//       CHECK: %[[T:[^ ]+]] = arith.addi %{{[^ ]+}}, %{{[^ ]+}} : i32
+//       CHECK: arith.addi %{{[^ ]+}}, %[[T]] : i32
+//       CHECK: %[[F:[^ ]+]] = arith.addf %{{[^ ]+}}, %{{[^ ]+}} : f32
+//       CHECK: arith.addf %{{[^ ]+}}, %[[F]] : f32
+func.func @flags(%x: memref<?xi32>, %y: memref<?xi32>, %u: memref<?xf32>, %v: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %X = sparse_iter.match_buffer %x [%I] : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+  %U = sparse_iter.match_buffer %u [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %V = sparse_iter.match_buffer %v [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "ints" [%I] "S" body {
+  ^bb0(%i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, i32>
+    %a = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, i32>
+    %c = arith.constant 2147483647 : i32
+    %partial = arith.addi %acc, %c overflow<nsw> : i32
+    %sum = arith.addi %partial, %a overflow<nsw> : i32
+    sparse_iter.store %sum, %Y[%i] : !sparse_iter.buffer<1, i32>
+  }
+  sparse_iter.iterate "floats" [%I] "S" body {
+  ^bb0(%i: index):
+    %acc = sparse_iter.load %V[%i] : !sparse_iter.buffer<1, f32>
+    %a = sparse_iter.load %U[%i] : !sparse_iter.buffer<1, f32>
+    %partial = arith.addf %acc, %a : f32
+    %sum = arith.addf %partial, %a fastmath<nnan,ninf> : f32
+    sparse_iter.store %sum, %V[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
