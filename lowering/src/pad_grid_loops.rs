@@ -85,18 +85,27 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// GPU memory on the way (a split guard's `indptr[i + 1] - indptr[i]`)
 /// are computed again at the start of its body, on the GPU: the host's
 /// reads of them are then dead. The launch's own bounds stay the host's.
+/// Only reads of memory the function never writes are read again (a
+/// structure array): memory written after the read, or by the launch,
+/// would give the copy another value. The others stay on the host, where
+/// `place-device-memory` names them.
 fn sink_host_reads<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) {
     let Some(body) = launch.region(0).ok().and_then(|region| region.first_block()) else { return };
     let Some(first) = body.first_operation() else { return };
     let Some(builder) = Builder::before(context, unsafe { OperationRef::from_raw(first.to_raw()) }) else { return };
     let builder = builder.at(launch.location());
+    let written = crate::ir_query::enclosing_function(launch).map(written_memories).unwrap_or_default();
     let mut users: Vec<(OperationRef<'c, 'c>, usize, Value<'c, 'c>)> = Vec::new();
     launch.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         if op != launch {
             for (index, operand) in op.operands().enumerate() {
                 let operand = detach(operand);
-                if crate::ir_query::defined_outside(operand, launch) && reads_memory(operand) {
+                if crate::ir_query::defined_outside(operand, launch)
+                    && reads_memory(operand)
+                    && !read_memories(operand).iter().any(|memory| written.contains(memory))
+                    && !allocates(operand, launch)
+                {
                     users.push((op, index, operand));
                 }
             }
@@ -305,6 +314,72 @@ fn reads_memory(value: Value<'_, '_>) -> bool {
         pending.extend(op.operands().map(detach));
     }
     false
+}
+
+/// The memory (`buffer::array` keys) that ops under `function` may write:
+/// stores and atomic updates, a copy's target, and every memref a call
+/// passes (the callee may write it).
+fn written_memories(function: OperationRef<'_, '_>) -> std::collections::HashSet<usize> {
+    let mut written = std::collections::HashSet::new();
+    function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let operands: Vec<Value> = op.operands().map(detach).collect();
+        match op_name(&op).as_str() {
+            "sparse_pos.store" | "sparse_iter.store" | "memref.store" | "vector.store" | "vector.maskedstore"
+            | "memref.atomic_rmw" | "memref.copy" => written.extend(operands.get(1).map(|&m| crate::buffer::array(m))),
+            "func.call" => written.extend(
+                operands
+                    .iter()
+                    .filter(|v| melior::ir::r#type::TypeLike::is_mem_ref(&v.r#type()))
+                    .map(|&m| crate::buffer::array(m)),
+            ),
+            _ => {}
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    written
+}
+
+/// Whether computing `value` (down to what the host knows) allocates a
+/// buffer: a copy inside the launch would be another buffer.
+fn allocates(value: Value<'_, '_>, root: OperationRef<'_, '_>) -> bool {
+    let mut pending = vec![detach(value)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(key(value)) || host_value(value, root) {
+            continue;
+        }
+        let Some(op) = defining(value) else { continue };
+        if matches!(op_name(&op).as_str(), "sparse_iter.alloc_buffer" | "memref.alloc" | "memref.alloca" | "gpu.alloc")
+        {
+            return true;
+        }
+        pending.extend(op.operands().map(detach));
+    }
+    false
+}
+
+/// The memory (`buffer::array` keys) the loads computing `value` read.
+fn read_memories(value: Value<'_, '_>) -> Vec<usize> {
+    let mut pending = vec![detach(value)];
+    let mut seen = std::collections::HashSet::new();
+    let mut memories = Vec::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(key(value)) {
+            continue;
+        }
+        let Some(op) = defining(value) else { continue };
+        if op_name(&op).ends_with(".load") {
+            memories.extend(op.operand(0).ok().map(|m| crate::buffer::array(detach(m))));
+        }
+        // A lookup searches its axis's structure arrays.
+        if op_name(&op) == "sparse_pos.find" {
+            if let Some(axis) = op.operand(0).ok().and_then(|a| crate::axis::Axis::read(detach(a))) {
+                memories.extend([axis.indptr, axis.indices].into_iter().flatten().map(crate::buffer::array));
+            }
+        }
+        pending.extend(op.operands().map(detach));
+    }
+    memories
 }
 
 /// Copies the ops computing `value` into `builder`'s block, down to what

@@ -223,6 +223,31 @@ fn bench_shuffles_a_sum_of_two_terms() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
 }
 
+/// A value read before a launch from memory written after the read keeps
+/// the value read: `pad-grid-loops` reads again inside the launch only
+/// memory the function never writes.
+#[test]
+fn bench_keeps_values_read_before_a_later_write() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/reread_scale.mlir");
+    for device in ["cpu", "emulate"] {
+        let output = bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:6:3:1",
+            "--feat",
+            "3",
+            "--reps",
+            "1",
+            "--device",
+            device,
+            "--kernel",
+            kernel,
+        ]);
+        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{device}: {output:?}");
+    }
+}
+
 /// A value read behind a flag (an scf.if that yields it) inside a split
 /// non-zero loop: the loop's tail guard keeps the read in range on the
 /// last row, so no pass may take the read out of it (the checked run
