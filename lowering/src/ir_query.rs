@@ -632,10 +632,15 @@ pub fn position(location: melior::ir::Location<'_>) -> Option<Position> {
 
 /// "the memref.store at line 3:5 and the memref.load at line 7:9" (the
 /// module's file, which the diagnostic names).
+/// An op a pass made under a name (a copy decompose-format made, which
+/// shares its reader's position) says so.
 pub fn describe_pair((a, b): (OperationRef<'_, '_>, OperationRef<'_, '_>)) -> String {
-    let one = |op: OperationRef| match position(op.location()) {
-        Some(at) => format!("the {} at line {}:{}", op_name(&op), at.line, at.column),
-        None => format!("a {}", op_name(&op)),
+    let one = |op: OperationRef| {
+        let made = location_name(op.location()).map_or(String::new(), |name| format!(" (in {name})"));
+        match position(op.location()) {
+            Some(at) => format!("the {} at line {}:{}{made}", op_name(&op), at.line, at.column),
+            None => format!("a {}{made}", op_name(&op)),
+        }
     };
     if a == b {
         return one(a);
