@@ -102,6 +102,7 @@ pub static PASSES: &[PassDef] = &[
     lower_math_to_nvvm::PASS,
     fuse_launches::PASS,
     place_device_memory::PASS,
+    place_device_memory::CHECK_PASS,
     mark_noalias_kernel_arguments::PASS,
     align_workgroup_memory::PASS,
     bound_stack_allocations::PASS,

@@ -122,12 +122,12 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
 /// and threads one after the other (`serialize-launches`), for checking a
 /// GPU schedule without a GPU: the launches are the GPU path's, and what
 /// the GPU path refuses before compiling them (`check-element-types`,
-/// `check-gpu-ops`) is refused here too, so that a kernel the emulation
+/// `check-gpu-ops`, `check-host-memory`) is refused here too, so that a kernel the emulation
 /// verifies is one the GPU compiles.
 pub const SPTIR_STAGE2_TO_EMULATION: Pipeline = Pipeline {
     argument: "sptir-stage2-to-emulation",
     description: "Lower scheduled stage II to launches run serially on the CPU (then sptir-stage3-to-llvm), refusing what the GPU path refuses",
-    elements: "sptir-stage2-to-launches,lower-affine,check-element-types,check-gpu-ops,serialize-launches",
+    elements: "sptir-stage2-to-launches,lower-affine,check-element-types,check-gpu-ops,check-host-memory,serialize-launches",
     defaults: "",
 };
 

@@ -36,9 +36,41 @@ pub const PASS: PassDef = PassDef {
     run,
 };
 
+/// `check-host-memory`: place-device-memory's refusals alone, for the
+/// emulated GPU (`sptir-stage2-to-emulation`), whose host could read any
+/// memory: what the GPU would refuse is refused there too.
+pub const CHECK_PASS: PassDef = PassDef {
+    name: "CheckHostMemory",
+    argument: "check-host-memory",
+    description: "Refuse host code (outside gpu.launch) that reads or writes memory or gives kernels a stack buffer, as place-device-memory does",
+    options: &[],
+    dependent_dialects: "",
+    run: check_only,
+};
+
+fn check_only(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    host_memory(root).map(|_| ())
+}
+
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    let (allocs, deallocs) = host_memory(root)?;
+    for alloc in allocs {
+        allocate(context, alloc)?;
+    }
+    for dealloc in deallocs {
+        free(context, dealloc)?;
+    }
+    Ok(())
+}
+
+/// The host's allocations and deallocations under `root`, after refusing
+/// host code that touches memory or a host stack buffer a kernel uses.
+#[allow(clippy::type_complexity)]
+fn host_memory<'c>(
+    root: OperationRef<'c, '_>,
+) -> Result<(Vec<OperationRef<'c, 'c>>, Vec<OperationRef<'c, 'c>>), PassFailed> {
     let mut allocs = Vec::new();
     let mut deallocs = Vec::new();
     let mut touching = None;
@@ -49,7 +81,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         if matches!(name.as_str(), "gpu.launch" | "gpu.module" | "gpu.func") {
             return WalkResult::Skip;
         }
-        let op: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         match name.as_str() {
             "memref.alloc" => allocs.push(op),
             "memref.alloca" if op.result(0).is_ok_and(|r| reaches_kernel(r.into())) => {
@@ -84,13 +116,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             ),
         ));
     }
-    for alloc in allocs {
-        allocate(context, alloc)?;
-    }
-    for dealloc in deallocs {
-        free(context, dealloc)?;
-    }
-    Ok(())
+    Ok((allocs, deallocs))
 }
 
 /// Whether a kernel (an op inside a `gpu.launch`) uses `memory`, or a

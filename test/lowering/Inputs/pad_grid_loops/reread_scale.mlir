@@ -1,6 +1,13 @@
 // CSR SpMM scaled by a value read from a scratch cell that is written
-// again after the read (1.0 read, then 5.0 stored): the scale is 1. The
-// GPU path must not read the cell again inside the launch.
+// again after the read (1.0 read, then 5.0 stored): the scale is 1.
+// pad-grid-loops reads again inside a launch only memory the function
+// never writes, so the launch uses the host's read (which
+// place-device-memory then refuses, the host touching memory: an error,
+// not a scale of 5).
+// CHECK: %[[SCALE:.*]] = memref.load %alloc
+// CHECK: sparse_pos.for "csrmm.0"
+// CHECK-NOT: memref.load %alloc
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : f32
 func.func @k(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
              %b: memref<?xf32>, %c: memref<?xf32>, %m: index, %n: index, %nnz: index, %feat: index) {
   %I = sparse_iter.dense_fixed %m
