@@ -202,8 +202,12 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             // The copy reads the source at every slot in range, and an
             // unstored one reads the default: the body would add its
             // product where the source stores nothing.
-            if let Some(default) = source.default_value.filter(|&d| zero_attribute(context, source.element) != Some(d))
-            {
+            // -0.0 is a zero too: a product with it vanishes as well.
+            let zero = |d: Attribute| {
+                zero_attribute(context, source.element) == Some(d)
+                    || melior::ir::attribute::FloatAttribute::try_from(d).is_ok_and(|f| f.value() == 0.0)
+            };
+            if let Some(default) = source.default_value.filter(|&d| !zero(d)) {
                 return Err(emit_error(
                     source.op.location(),
                     format!("decompose-format: the decomposed buffer's default_value {default} would fill the new format's slots that the source does not store (a block's other slots), where the body also runs; only a zero or absent default_value, or a rule marked `sptir.exact`, keeps the result"),
