@@ -85,16 +85,15 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// GPU memory on the way (a split guard's `indptr[i + 1] - indptr[i]`)
 /// are computed again at the start of its body, on the GPU: the host's
 /// reads of them are then dead. The launch's own bounds stay the host's.
-/// Only reads of memory the function never writes are read again (a
-/// structure array): memory written after the read, or by the launch,
-/// would give the copy another value. The others stay on the host, where
-/// `place-device-memory` names them.
+/// Only reads of memory that nothing writes between the read and the
+/// launch, or in the launch, are read again (a structure array): such a
+/// write would give the copy another value. The others stay on the host,
+/// where `place-device-memory` names them.
 fn sink_host_reads<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) {
     let Some(body) = launch.region(0).ok().and_then(|region| region.first_block()) else { return };
     let Some(first) = body.first_operation() else { return };
     let Some(builder) = Builder::before(context, unsafe { OperationRef::from_raw(first.to_raw()) }) else { return };
     let builder = builder.at(launch.location());
-    let written = crate::ir_query::enclosing_function(launch).map(written_memories).unwrap_or_default();
     let mut users: Vec<(OperationRef<'c, 'c>, usize, Value<'c, 'c>)> = Vec::new();
     launch.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
@@ -103,7 +102,7 @@ fn sink_host_reads<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) {
                 let operand = detach(operand);
                 if crate::ir_query::defined_outside(operand, launch)
                     && reads_memory(operand)
-                    && !read_memories(operand).iter().any(|memory| written.contains(memory))
+                    && reads(operand).into_iter().all(|(read, memory)| !written_until(read, launch).contains(&memory))
                     && !allocates(operand, launch)
                 {
                     users.push((op, index, operand));
@@ -308,7 +307,7 @@ fn reads_memory(value: Value<'_, '_>) -> bool {
         }
         let Some(op) = defining(value) else { continue };
         let name = op_name(&op);
-        if name.ends_with(".load") || name == "sparse_pos.find" {
+        if name.ends_with(".load") || name == "sparse_pos.find" || name == "sparse_pos.parent_position" {
             return true;
         }
         pending.extend(op.operands().map(detach));
@@ -316,27 +315,91 @@ fn reads_memory(value: Value<'_, '_>) -> bool {
     false
 }
 
-/// The memory (`buffer::array` keys) that ops under `function` may write:
-/// stores and atomic updates, a copy's target, and every memref a call
-/// passes (the callee may write it).
-fn written_memories(function: OperationRef<'_, '_>) -> std::collections::HashSet<usize> {
+/// The memory (`buffer::array` keys) that may be written after `read`
+/// and up to the end of `launch`: by the ops after it in its block up to
+/// the one holding the launch, all of that one included (a host loop
+/// around the launch writes again before its next read). `None` for any
+/// memory (the launch is not after the read in a block around it).
+fn written_until(read: OperationRef<'_, '_>, launch: OperationRef<'_, '_>) -> std::collections::HashSet<usize> {
     let mut written = std::collections::HashSet::new();
-    function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        let operands: Vec<Value> = op.operands().map(detach).collect();
-        match op_name(&op).as_str() {
-            "sparse_pos.store" | "sparse_iter.store" | "memref.store" | "vector.store" | "vector.maskedstore"
-            | "memref.atomic_rmw" | "memref.copy" => written.extend(operands.get(1).map(|&m| crate::buffer::array(m))),
-            "func.call" => written.extend(
-                operands
-                    .iter()
-                    .filter(|v| melior::ir::r#type::TypeLike::is_mem_ref(&v.r#type()))
-                    .map(|&m| crate::buffer::array(m)),
-            ),
-            _ => {}
+    let Some(block) = read.block() else { return written };
+    // The op of `read`'s block that holds the launch.
+    let mut holder = Some(unsafe { OperationRef::from_raw(launch.to_raw()) });
+    while let Some(op) = holder.filter(|op| op.block() != Some(block)) {
+        holder = op.parent_operation().map(|p| unsafe { OperationRef::from_raw(p.to_raw()) });
+    }
+    let Some(holder) = holder else {
+        written.insert(usize::MAX);
+        return written;
+    };
+    let mut next = read.next_in_block();
+    while let Some(op) = next {
+        let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
+        op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+            written.extend(writes(unsafe { OperationRef::from_raw(inner.to_raw()) }, 0));
+            melior::ir::operation::WalkResult::Advance
+        });
+        if op == holder {
+            break;
+        }
+        next = op.next_in_block();
+    }
+    written
+}
+
+/// The memory (`buffer::array` keys) `op` itself may write: a store's or
+/// an atomic update's, a copy's target, and every memref a call passes to
+/// a callee that writes any (or whose body is not in the module).
+fn writes(op: OperationRef<'_, '_>, depth: usize) -> Vec<usize> {
+    let operands: Vec<Value> = op.operands().map(detach).collect();
+    let memory = |n: usize| operands.get(n).map(|&m| crate::buffer::array(m)).into_iter().collect();
+    match op_name(&op).as_str() {
+        "sparse_pos.store" | "sparse_iter.store" | "memref.store" | "vector.store" | "memref.atomic_rmw"
+        | "memref.copy" => memory(1),
+        "vector.maskedstore" | "vector.scatter" | "vector.compressstore" | "memref.generic_atomic_rmw" => memory(0),
+        "func.call" if depth > 8 || callee_writes(op, depth) => operands
+            .iter()
+            .filter(|v| melior::ir::r#type::TypeLike::is_mem_ref(&v.r#type()))
+            .map(|&m| crate::buffer::array(m))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the function `call` calls writes memory, or has no body here.
+fn callee_writes(call: OperationRef<'_, '_>, depth: usize) -> bool {
+    let Some(name) = call
+        .attribute("callee")
+        .ok()
+        .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok().map(|s| s.value().to_string()))
+    else {
+        return true;
+    };
+    let module = std::iter::successors(call.parent_operation(), |op| op.parent_operation())
+        .find(|op| op_name(op) == "builtin.module");
+    let Some(module) = module else { return true };
+    let mut callee = None;
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op_name(&op) == "func.func" && crate::ir_query::symbol_name(&op).as_deref() == Some(name.as_str()) {
+            callee = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
+            return melior::ir::operation::WalkResult::Interrupt;
         }
         melior::ir::operation::WalkResult::Advance
     });
-    written
+    let Some(callee) = callee.filter(|f: &OperationRef| f.region(0).ok().and_then(|r| r.first_block()).is_some())
+    else {
+        return true;
+    };
+    let mut found = false;
+    callee.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        found |= !writes(unsafe { OperationRef::from_raw(op.to_raw()) }, depth + 1).is_empty();
+        if found {
+            melior::ir::operation::WalkResult::Interrupt
+        } else {
+            melior::ir::operation::WalkResult::Advance
+        }
+    });
+    found
 }
 
 /// Whether computing `value` (down to what the host knows) allocates a
@@ -358,28 +421,29 @@ fn allocates(value: Value<'_, '_>, root: OperationRef<'_, '_>) -> bool {
     false
 }
 
-/// The memory (`buffer::array` keys) the loads computing `value` read.
-fn read_memories(value: Value<'_, '_>) -> Vec<usize> {
+/// The reads computing `value`, with the memory (`buffer::array` keys)
+/// each reads.
+fn reads<'c>(value: Value<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, usize)> {
     let mut pending = vec![detach(value)];
     let mut seen = std::collections::HashSet::new();
-    let mut memories = Vec::new();
+    let mut found = Vec::new();
     while let Some(value) = pending.pop() {
         if !seen.insert(key(value)) {
             continue;
         }
         let Some(op) = defining(value) else { continue };
         if op_name(&op).ends_with(".load") {
-            memories.extend(op.operand(0).ok().map(|m| crate::buffer::array(detach(m))));
+            found.extend(op.operand(0).ok().map(|m| (op, crate::buffer::array(detach(m)))));
         }
         // A lookup searches its axis's structure arrays.
-        if op_name(&op) == "sparse_pos.find" {
+        if matches!(op_name(&op).as_str(), "sparse_pos.find" | "sparse_pos.parent_position") {
             if let Some(axis) = op.operand(0).ok().and_then(|a| crate::axis::Axis::read(detach(a))) {
-                memories.extend([axis.indptr, axis.indices].into_iter().flatten().map(crate::buffer::array));
+                found.extend([axis.indptr, axis.indices].into_iter().flatten().map(|m| (op, crate::buffer::array(m))));
             }
         }
         pending.extend(op.operands().map(detach));
     }
-    memories
+    found
 }
 
 /// Copies the ops computing `value` into `builder`'s block, down to what

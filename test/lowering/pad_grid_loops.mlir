@@ -1,4 +1,5 @@
 // RUN: sptir-opt %s -p 'builtin.module(pad-grid-loops,canonicalize)' | FileCheck %s
+// RUN: sptir-opt %S/Inputs/pad_grid_loops/structure_to_a_reader.mlir --sptir-to-gpu | FileCheck %S/Inputs/pad_grid_loops/structure_to_a_reader.mlir
 // RUN: sptir-opt %S/Inputs/pad_grid_loops/reread_scale.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,pad-grid-loops)' | FileCheck %S/Inputs/pad_grid_loops/reread_scale.mlir
 // RUN: sptir-opt %S/Inputs/pad_grid_loops/sized_from_memory.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,pad-grid-loops)' | FileCheck %S/Inputs/pad_grid_loops/sized_from_memory.mlir
 // RUN: sptir-opt %examples/dcsr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=DCSR
