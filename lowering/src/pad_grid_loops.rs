@@ -102,7 +102,9 @@ fn sink_host_reads<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) {
                 let operand = detach(operand);
                 if crate::ir_query::defined_outside(operand, launch)
                     && reads_memory(operand)
-                    && reads(operand).into_iter().all(|(read, memory)| !written_until(read, launch).contains(&memory))
+                    && reads(operand)
+                        .into_iter()
+                        .all(|(read, memory)| written_until(read, launch).is_some_and(|w| !w.contains(&memory)))
                     && !allocates(operand, launch)
                 {
                     users.push((op, index, operand));
@@ -320,18 +322,15 @@ fn reads_memory(value: Value<'_, '_>) -> bool {
 /// the one holding the launch, all of that one included (a host loop
 /// around the launch writes again before its next read). `None` for any
 /// memory (the launch is not after the read in a block around it).
-fn written_until(read: OperationRef<'_, '_>, launch: OperationRef<'_, '_>) -> std::collections::HashSet<usize> {
+fn written_until(read: OperationRef<'_, '_>, launch: OperationRef<'_, '_>) -> Option<std::collections::HashSet<usize>> {
     let mut written = std::collections::HashSet::new();
-    let Some(block) = read.block() else { return written };
+    let block = read.block()?;
     // The op of `read`'s block that holds the launch.
     let mut holder = Some(unsafe { OperationRef::from_raw(launch.to_raw()) });
     while let Some(op) = holder.filter(|op| op.block() != Some(block)) {
         holder = op.parent_operation().map(|p| unsafe { OperationRef::from_raw(p.to_raw()) });
     }
-    let Some(holder) = holder else {
-        written.insert(usize::MAX);
-        return written;
-    };
+    let holder = holder?;
     let mut next = read.next_in_block();
     while let Some(op) = next {
         let op: OperationRef = unsafe { OperationRef::from_raw(op.to_raw()) };
@@ -340,11 +339,12 @@ fn written_until(read: OperationRef<'_, '_>, launch: OperationRef<'_, '_>) -> st
             melior::ir::operation::WalkResult::Advance
         });
         if op == holder {
-            break;
+            return Some(written);
         }
         next = op.next_in_block();
     }
-    written
+    // The launch is not after the read.
+    None
 }
 
 /// The memory (`buffer::array` keys) `op` itself may write: a store's or
