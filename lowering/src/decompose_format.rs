@@ -260,7 +260,7 @@ fn builtin<'c>(
     let iterations = crate::sparse_iter_ops::named_iterations("decompose-format", root, label)?;
     let [iteration] = iterations.as_slice() else {
         return Err(emit_error(
-            root.location(),
+            options_location(root),
             format!("decompose-format: expected one sparse iteration labelled \"{label}\", found {}", iterations.len()),
         ));
     };
@@ -309,10 +309,37 @@ pub const EXACT: &str = "sptir.exact";
 /// the body also run where `source` holds a zero it does not store: any
 /// but one that adds a product with `source`'s value to what its own
 /// element held (a product alone would overwrite the element with zero).
+/// A subtraction of such a product, or a fused multiply-add of its
+/// factors onto the element, leaves the element as it was too.
 fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     body_ops(iteration).into_iter().find(|&op| {
-        op_name(&op) == "sparse_iter.store" && !accumulation(op).is_some_and(|(_, term)| vanishes(term, source, 0))
+        op_name(&op) == "sparse_iter.store"
+            && !accumulation(op).is_some_and(|(_, term)| vanishes(term, source, 0))
+            && !subtracts_or_fuses(op, source)
     })
+}
+
+/// Whether `store` writes `old - t` with `t` vanishing, or
+/// `fma(a, b, old)` with `a * b` vanishing, `old` its element's value read
+/// in the body and neither `t` nor `a`, `b` reading that element.
+fn subtracts_or_fuses(store: OperationRef<'_, '_>, source: Value<'_, '_>) -> bool {
+    let Some(value) = store.operand(0).ok().map(detach) else { return false };
+    let Ok(op) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
+    let place: Vec<Value> = store.operands().skip(1).map(detach).collect();
+    let reads_element = |v: Value<'_, '_>| {
+        crate::ir_query::computed_through(detach(v), |op| {
+            op_name(&op) == "sparse_iter.load" && op.operands().map(detach).collect::<Vec<_>>() == place
+        })
+    };
+    let old = |v: Value<'_, '_>| crate::ir_query::load_of_stored_element(store, v).is_some();
+    let operands: Vec<Value> = op.operands().map(detach).collect();
+    match (op_name(&op).as_str(), &operands[..]) {
+        ("arith.subf" | "arith.subi", &[x, t]) => old(x) && !reads_element(t) && vanishes(t, source, 0),
+        ("math.fma", &[a, b, x]) => {
+            old(x) && !reads_element(a) && !reads_element(b) && product_vanishes(a, b, source, 0)
+        }
+        _ => false,
+    }
 }
 
 /// Whether `value` is zero wherever `source`'s value read in the body is:
@@ -321,19 +348,23 @@ fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, '
 /// or vanishes too (`A * A`).
 fn vanishes(value: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
     let Ok(op) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
+    match (op_name(&op).as_str(), op.operand(0), op.operand(1)) {
+        ("sparse_iter.load", Ok(buffer), _) => buffer == source,
+        ("arith.mulf" | "arith.muli", Ok(a), Ok(b)) if depth < 64 => product_vanishes(a, b, source, depth + 1),
+        _ => false,
+    }
+}
+
+/// Whether `a * b` is zero wherever the source's value read is, by
+/// `vanishes`' rule.
+fn product_vanishes(a: Value<'_, '_>, b: Value<'_, '_>, source: Value<'_, '_>, depth: usize) -> bool {
     let reads_source = |v: Value<'_, '_>| {
-        crate::ir_query::computed_through(v, |op| {
+        crate::ir_query::computed_through(detach(v), |op| {
             op_name(&op) == "sparse_iter.load" && op.operand(0).is_ok_and(|buffer| buffer == source)
         })
     };
-    match (op_name(&op).as_str(), op.operand(0), op.operand(1)) {
-        ("sparse_iter.load", Ok(buffer), _) => buffer == source,
-        ("arith.mulf" | "arith.muli", Ok(a), Ok(b)) if depth < 64 => {
-            let zero = |v| vanishes(v, source, depth + 1);
-            (zero(a) && (zero(b) || !reads_source(b))) || (zero(b) && (zero(a) || !reads_source(a)))
-        }
-        _ => false,
-    }
+    let zero = |v| vanishes(v, source, depth);
+    (zero(a) && (zero(b) || !reads_source(b))) || (zero(b) && (zero(a) || !reads_source(a)))
 }
 
 /// Whether `op` comes after `rule` in the rule's block, or is nested in an

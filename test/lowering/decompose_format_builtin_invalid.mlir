@@ -7,6 +7,7 @@
 // RUN: sptir-opt %S/Inputs/default_spmv.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})'
 // RUN: sptir-opt %S/Inputs/default_spmv.mlir -p 'builtin.module(decompose-format{rule=ell:2 iteration=it})' | FileCheck %s --check-prefix=ELL
 // RUN: sptir-opt %S/Inputs/negative_zero_default.mlir -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})' | FileCheck %S/Inputs/negative_zero_default.mlir
+// RUN: sptir-opt %S/Inputs/fused_and_subtracted_spmv.mlir --split-input-file -p 'builtin.module(decompose-format{rule=bsr:2 iteration=it})' | FileCheck %S/Inputs/fused_and_subtracted_spmv.mlir
 // RUN: sptir-opt %S/Inputs/two_readers.mlir --verify-diagnostics -p 'builtin.module(decompose-format{rule=bsr:2 iteration=second})'
 // RUN: sed -e 's/ sorted$//' %examples/csr_spmm.mlir | not sptir-opt -p 'builtin.module(decompose-format{rule=bsr:2 iteration=csrmm},lower-sparse-iter)' 2>&1 | FileCheck %s --check-prefix=UNSORTED
 // RUN: not sptir-opt %S/Inputs/not_csr.mlir -p 'builtin.module(decompose-format{rule=ell:4 iteration=nope})' 2>&1 | FileCheck %s --check-prefix=MISSING
