@@ -104,10 +104,15 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     });
     if let Some(op) = refused {
         let name = op_name(&op);
+        // After `inline`, a call left is one it cannot inline.
+        let why = match name.as_str() {
+            "func.call" => "; a call the inliner left calls itself, directly or not, or a function without a body",
+            _ => "",
+        };
         return Err(emit_error(
             op.location(),
             format!(
-                "guard-memory-accesses: '{name}' is not supported: run the pass before kernels are outlined and once calls are inlined (a callee has nowhere to count its failed checks)"
+                "guard-memory-accesses: '{name}' is not supported: run the pass before kernels are outlined and once calls are inlined (a callee has nowhere to count its failed checks){why}"
             ),
         ));
     }

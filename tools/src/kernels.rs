@@ -74,7 +74,7 @@ pub enum KernelError {
     #[error("a dense operand of {rows} rows and {feat} features is over {limit} elements (8 GiB)")]
     TooLarge { rows: usize, feat: usize, limit: usize },
     #[error(
-        "{feat} features need about {needed} MiB for the dense operands, the output and its float64 \
+        "{feat} feature(s) need about {needed} MiB for the dense operands, the output and its float64 \
          reference, and this process may allocate {available} MiB (free memory, ulimit -v, cgroup limit)"
     )]
     OutOfMemory { feat: usize, needed: u64, available: u64 },
@@ -324,18 +324,24 @@ pub const MAX_OPERAND_ELEMENTS: usize = 1 << 31;
 /// Whether `feat` features make dense operands of a size this process
 /// can allocate (before [`operands`] tries).
 pub fn check_feat(a: &Csr, feat: usize) -> Result<(), KernelError> {
+    check_feat_for(a.rows(), a.cols(), a.nnz(), feat)
+}
+
+/// `check_feat` for a matrix of `rows` x `cols` with `nnz` non-zeros, before
+/// it is built (an R-MAT's shape is known from its spec).
+pub fn check_feat_for(rows: usize, cols: usize, nnz: usize, feat: usize) -> Result<(), KernelError> {
     if feat == 0 {
         return Err(KernelError::NoFeatures);
     }
-    let rows = a.rows().max(a.cols());
-    match rows.checked_mul(feat) {
+    let longer = rows.max(cols);
+    match longer.checked_mul(feat) {
         Some(n) if n <= MAX_OPERAND_ELEMENTS => {}
-        _ => return Err(KernelError::TooLarge { rows, feat, limit: MAX_OPERAND_ELEMENTS }),
+        _ => return Err(KernelError::TooLarge { rows: longer, feat, limit: MAX_OPERAND_ELEMENTS }),
     }
     // The dense operands (f32), the output with its poisoned copy and
     // the float64 reference's sums and magnitudes, for SpMM's C or
     // SDDMM's non-zeros.
-    let (m, n, nnz, feat) = (a.rows() as u64, a.cols() as u64, a.nnz() as u64, feat as u64);
+    let (m, n, nnz, feat) = (rows as u64, cols as u64, nnz as u64, feat as u64);
     let needed = (m + n) * feat * 4 + m * feat * 24 + nnz * 24;
     sptir_runtime::memory::check_fits(needed).map_err(|(needed, available)| KernelError::OutOfMemory {
         feat: feat as usize,

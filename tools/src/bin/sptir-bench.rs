@@ -1313,6 +1313,18 @@ fn main() -> ExitCode {
         eprintln!("sptir-bench: {error}");
         return ExitCode::FAILURE;
     }
+    // An R-MAT's dense operands are as large whatever its edges: refused
+    // before its generation takes the memory and the time.
+    if let Ok(spec) = sptir_runtime::RmatSpec::parse(&args.matrix) {
+        let rows = 1usize << spec.scale;
+        let least_nnz = 0;
+        for (feat, _) in &runs {
+            if let Err(error) = kernels::check_feat_for(rows, rows, least_nnz, *feat) {
+                eprintln!("sptir-bench: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let mut a = match load_matrix(&args.matrix) {
         Ok(a) => a,
         Err(error) => {
