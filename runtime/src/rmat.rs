@@ -80,8 +80,10 @@ impl RmatSpec {
         self.degree as u128 * self.vertices() as u128
     }
 
-    /// Generates the graph as a sorted, duplicate-free CSR with values 1.0.
-    pub fn generate(&self) -> Result<Csr, RmatError> {
+    /// Whether this graph can be generated here (its scale, its edges in
+    /// i32, the memory to build it), before any time is spent on it;
+    /// the edges it samples.
+    pub fn check_fits(&self) -> Result<u128, RmatError> {
         if self.scale > MAX_RMAT_SCALE {
             return Err(RmatError::BadSpec {
                 spec: format!("rmat:{}:{}:{}", self.scale, self.degree, self.seed),
@@ -101,6 +103,12 @@ impl RmatSpec {
             needed,
             available,
         })?;
+        Ok(edges)
+    }
+
+    /// Generates the graph as a sorted, duplicate-free CSR with values 1.0.
+    pub fn generate(&self) -> Result<Csr, RmatError> {
+        let edges = self.check_fits()?;
         let mut rng = SplitMix64::new(self.seed);
         // Packing (row, col) in one u64 makes sort + dedup cheap.
         let mut keys: Vec<u64> = (0..edges as usize)

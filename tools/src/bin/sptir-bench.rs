@@ -1316,13 +1316,14 @@ fn main() -> ExitCode {
     // An R-MAT's dense operands are as large whatever its edges: refused
     // before its generation takes the memory and the time.
     if let Ok(spec) = sptir_runtime::RmatSpec::parse(&args.matrix) {
-        let rows = 1usize << spec.scale;
-        let least_nnz = 0;
-        for (feat, _) in &runs {
-            if let Err(error) = kernels::check_feat_for(rows, rows, least_nnz, *feat) {
-                eprintln!("sptir-bench: {error}");
-                return ExitCode::FAILURE;
-            }
+        let rows = spec.check_fits().map(|_| 1usize << spec.scale);
+        let checked = rows.map_err(|e| e.to_string()).and_then(|rows| {
+            runs.iter()
+                .try_for_each(|(feat, _)| kernels::check_feat_for(rows, rows, 0, *feat).map_err(|e| e.to_string()))
+        });
+        if let Err(error) = checked {
+            eprintln!("sptir-bench: {error}");
+            return ExitCode::FAILURE;
         }
     }
     let mut a = match load_matrix(&args.matrix) {
