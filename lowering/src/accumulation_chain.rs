@@ -115,6 +115,15 @@ pub fn vector_lanes(r#type: Type<'_>) -> Option<i64> {
     }
 }
 
+/// A type of `like`'s shape (scalar, or a vector of its shape) whose
+/// elements are `element`.
+pub fn shaped_like<'c>(like: Type<'_>, element: Type<'c>) -> Type<'c> {
+    match vector_shape(like) {
+        Some(shape) => Type::vector(&shape.iter().map(|&n| n as u64).collect::<Vec<_>>(), element),
+        None => element,
+    }
+}
+
 /// A vector type's shape; `None` for scalars.
 pub fn vector_shape(r#type: Type<'_>) -> Option<Vec<i64>> {
     let raw = r#type.to_raw();

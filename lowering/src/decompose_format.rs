@@ -325,12 +325,7 @@ fn effect_beyond_source<'c>(iteration: OperationRef<'c, 'c>, source: Value<'c, '
 fn subtracts_or_fuses(store: OperationRef<'_, '_>, source: Value<'_, '_>) -> bool {
     let Some(value) = store.operand(0).ok().map(detach) else { return false };
     let Ok(op) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
-    let place: Vec<Value> = store.operands().skip(1).map(detach).collect();
-    let reads_element = |v: Value<'_, '_>| {
-        crate::ir_query::computed_through(detach(v), |op| {
-            op_name(&op) == "sparse_iter.load" && op.operands().map(detach).collect::<Vec<_>>() == place
-        })
-    };
+    let reads_element = |v: Value<'_, '_>| crate::ir_query::reads_stored_element(store, v);
     let old = |v: Value<'_, '_>| crate::ir_query::load_of_stored_element(store, v).is_some();
     let operands: Vec<Value> = op.operands().map(detach).collect();
     match (op_name(&op).as_str(), &operands[..]) {

@@ -387,10 +387,8 @@ pub fn order_free_update(store: OperationRef<'_, '_>) -> bool {
 /// `combines`, in either order, and `v` computed without reading m[i]:
 /// the load and `v`.
 fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    let load_name = load_name_of(store)?;
-    let operands: Vec<Value<'c, 'c>> = store.operands().map(crate::axis::detach).collect();
-    let place = &operands[1..];
-    let combined = op_result(operands[0]).ok()?.owner();
+    load_name_of(store)?;
+    let combined = op_result(crate::axis::detach(store.operand(0).ok()?)).ok()?.owner();
     if !combines.contains(&op_name(&combined).as_str()) {
         return None;
     }
@@ -403,10 +401,17 @@ fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(Operati
     };
     // `v` must not read the element itself: `Y + Y * w` combines Y with
     // what Y held, not with a term of its own.
-    let reads_element = computed_through(v, |op| {
+    (!reads_stored_element(store, v)).then_some((load, v))
+}
+
+/// Whether computing `value` reads the element `store` writes (`memref`,
+/// `sparse_pos` or `sparse_iter` ops).
+pub fn reads_stored_element(store: OperationRef<'_, '_>, value: Value<'_, '_>) -> bool {
+    let Some(load_name) = load_name_of(store) else { return false };
+    let place: Vec<Value> = store.operands().skip(1).map(crate::axis::detach).collect();
+    computed_through(crate::axis::detach(value), |op| {
         op_name(&op) == load_name && op.operands().map(crate::axis::detach).collect::<Vec<_>>() == place
-    });
-    (!reads_element).then_some((load, v))
+    })
 }
 
 /// The load that pairs with `store` (`memref`, `sparse_pos` or

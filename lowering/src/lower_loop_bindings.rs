@@ -723,23 +723,21 @@ fn mark_accumulations<'c>(
     let positions_own = |store: OperationRef<'c, 'c>| {
         accumulation(store).is_none() && store.operands().skip(2).any(|index| one_to_one(detach(index), position, 0))
     };
+    let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
     for store in stores.into_iter().filter(|&store| !own(store) && !positions_own(store)) {
         if accumulation(store).is_none() {
-            let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
                 format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites (arith.addf or arith.addi), the only update threads can share, or write an element of its position's own, which this one is not shown to (its index does not follow the position one to one); leave this loop sequential (bind a spatial loop outside it instead), or, if its positions write distinct elements, bind it without atomic=true"),
             ));
         }
         if shared_accumulation(store).is_none() {
-            let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
                 format!("lower-loop-bindings: a store in {kind} loop adds to the value it overwrites, but that old value is also read for something else here (another update, say), and threads adding at once would each read a different one; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
         if crate::ir_query::accumulation_within(store, op).is_none() {
-            let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
             return Err(emit_error(
                 store.location(),
                 format!("lower-loop-bindings: a store in {kind} loop adds to a value of the element read before the loop, so each position overwrites it with that value plus its own term and the last one wins, which threads adding at once do not reproduce; read the element inside the loop, or leave the loop sequential"),

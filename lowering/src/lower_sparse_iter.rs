@@ -138,16 +138,8 @@ fn regroupable<'c>(
     let operands = |op: OperationRef<'c, 'c>| Some((detach(op.operand(0).ok()?), detach(op.operand(1).ok()?)));
     let outer = sum(detach(store.operand(0).ok()?))?;
     let (x, y) = operands(outer)?;
-    let place: Vec<Value<'c, 'c>> = store.operands().skip(2).map(detach).collect();
-    let buffer = detach(store.operand(1).ok()?);
     // A term that reads the stored element would see it before the sum.
-    let reads_element = |v: Value<'c, 'c>| {
-        crate::ir_query::computed_through(v, |op| {
-            crate::ir_query::op_name(&op) == "sparse_iter.load"
-                && op.operand(0).is_ok_and(|b| detach(b) == buffer)
-                && op.operands().skip(1).map(detach).collect::<Vec<_>>() == place
-        })
-    };
+    let reads_element = |v: Value<'c, 'c>| crate::ir_query::reads_stored_element(store, v);
     [(x, y), (y, x)].into_iter().find_map(|(partial, b)| {
         let inner = sum(partial)?;
         if crate::ir_query::op_name(&inner) != crate::ir_query::op_name(&outer) || use_count(partial) != 1 {
@@ -843,21 +835,9 @@ fn store_at<'c>(builder: &Builder<'c>, value: Value<'c, 'c>, buffer: Value<'c, '
 /// coordinates at its positions differ (the rows of a hyb bucket that
 /// lists each once; one that repeats a row walks it as a reduction).
 fn mark_distinct(context: &Context, coordinate: Value<'_, '_>) {
-    let mut value = detach(coordinate);
-    while let Ok(result) = crate::ir_query::op_result(value) {
-        let owner = result.owner();
-        match crate::ir_query::op_name(&owner).as_str() {
-            "arith.index_cast" | "arith.index_castui" => match owner.operand(0) {
-                Ok(source) => value = detach(source),
-                Err(_) => return,
-            },
-            "sparse_pos.load" => {
-                unsafe { OperationRefMut::from_raw(owner.to_raw()) }
-                    .set_discardable_attribute(crate::sparse_pos_ops::DISTINCT, Attribute::unit(context));
-                return;
-            }
-            _ => return,
-        }
+    if let Some(load) = crate::sparse_pos_ops::coordinate_load(coordinate) {
+        unsafe { OperationRefMut::from_raw(load.to_raw()) }
+            .set_discardable_attribute(crate::sparse_pos_ops::DISTINCT, Attribute::unit(context));
     }
 }
 

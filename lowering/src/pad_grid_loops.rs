@@ -298,23 +298,32 @@ fn host_value(value: Value<'_, '_>, root: OperationRef<'_, '_>) -> bool {
     crate::ir_query::defined_outside(value, root) && !reads_memory(value)
 }
 
-/// Whether computing `value` reads memory: a load or a search, through
-/// any chain of ops (each visited once).
-fn reads_memory(value: Value<'_, '_>) -> bool {
+/// The ops computing `value`, through any chain of operands (each value
+/// visited once), short of the values `stop` leaves.
+fn computing<'c>(value: Value<'c, 'c>, stop: impl Fn(Value<'c, 'c>) -> bool) -> Vec<OperationRef<'c, 'c>> {
     let mut pending = vec![detach(value)];
     let mut seen = std::collections::HashSet::new();
+    let mut ops = Vec::new();
     while let Some(value) = pending.pop() {
-        if !seen.insert(key(value)) {
+        if !seen.insert(key(value)) || stop(value) {
             continue;
         }
         let Some(op) = defining(value) else { continue };
-        let name = op_name(&op);
-        if name.ends_with(".load") || name == "sparse_pos.find" || name == "sparse_pos.parent_position" {
-            return true;
-        }
         pending.extend(op.operands().map(detach));
+        ops.push(op);
     }
-    false
+    ops
+}
+
+/// Whether `op` reads memory: a load, or a search of an axis's structure.
+fn is_read(op: &OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    name.ends_with(".load") || name == "sparse_pos.find" || name == "sparse_pos.parent_position"
+}
+
+/// Whether computing `value` reads memory, through any chain of ops.
+fn reads_memory(value: Value<'_, '_>) -> bool {
+    computing(detach(value), |_| false).iter().any(is_read)
 }
 
 /// The memory (`buffer::array` keys) that may be written after `read`
@@ -404,44 +413,22 @@ fn callee_writes(call: OperationRef<'_, '_>, depth: usize) -> bool {
 
 /// Whether computing `value` (down to what the host knows) allocates a
 /// buffer: a copy inside the launch would be another buffer.
-fn allocates(value: Value<'_, '_>, root: OperationRef<'_, '_>) -> bool {
-    let mut pending = vec![detach(value)];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(value) = pending.pop() {
-        if !seen.insert(key(value)) || host_value(value, root) {
-            continue;
-        }
-        let Some(op) = defining(value) else { continue };
-        if matches!(op_name(&op).as_str(), "sparse_iter.alloc_buffer" | "memref.alloc" | "memref.alloca" | "gpu.alloc")
-        {
-            return true;
-        }
-        pending.extend(op.operands().map(detach));
-    }
-    false
+fn allocates<'c>(value: Value<'c, 'c>, root: OperationRef<'_, '_>) -> bool {
+    computing(value, |v| host_value(v, root)).iter().any(|op| {
+        matches!(op_name(op).as_str(), "sparse_iter.alloc_buffer" | "memref.alloc" | "memref.alloca" | "gpu.alloc")
+    })
 }
 
 /// The reads computing `value`, with the memory (`buffer::array` keys)
-/// each reads.
+/// each reads: a load's, a search's axis's structure arrays.
 fn reads<'c>(value: Value<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, usize)> {
-    let mut pending = vec![detach(value)];
-    let mut seen = std::collections::HashSet::new();
     let mut found = Vec::new();
-    while let Some(value) = pending.pop() {
-        if !seen.insert(key(value)) {
-            continue;
-        }
-        let Some(op) = defining(value) else { continue };
+    for op in computing(value, |_| false).into_iter().filter(is_read) {
         if op_name(&op).ends_with(".load") {
             found.extend(op.operand(0).ok().map(|m| (op, crate::buffer::array(detach(m)))));
+        } else if let Some(axis) = op.operand(0).ok().and_then(|a| crate::axis::Axis::read(detach(a))) {
+            found.extend([axis.indptr, axis.indices].into_iter().flatten().map(|m| (op, crate::buffer::array(m))));
         }
-        // A lookup searches its axis's structure arrays.
-        if matches!(op_name(&op).as_str(), "sparse_pos.find" | "sparse_pos.parent_position") {
-            if let Some(axis) = op.operand(0).ok().and_then(|a| crate::axis::Axis::read(detach(a))) {
-                found.extend([axis.indptr, axis.indices].into_iter().flatten().map(|m| (op, crate::buffer::array(m))));
-            }
-        }
-        pending.extend(op.operands().map(detach));
     }
     found
 }

@@ -510,20 +510,27 @@ fn id_at<'c>(
     fixed: impl Fn(Value<'c, 'c>) -> bool,
     distinct: impl Fn(Value<'c, 'c>) -> bool,
 ) -> bool {
-    let Ok(mut owner) = crate::ir_query::op_result(value).map(|r| r.owner()) else { return false };
-    if matches!(op_name(&owner).as_str(), "arith.index_cast" | "arith.index_castui") {
-        match owner.operand(0).ok().and_then(|v| crate::ir_query::op_result(detach(v)).ok()) {
-            Some(result) => owner = result.owner(),
-            None => return false,
-        }
-    }
+    let Some(owner) = coordinate_load(value) else { return false };
     let operands: Vec<Value<'c, 'c>> = owner.operands().map(detach).collect();
     // The slot tells the positions apart within one parent (a row of an
     // ELL axis): the parent's position must not vary with them (a
     // reordered row loop inside the column loop).
-    op_name(&owner) == "sparse_pos.load"
-        && owner.has_attribute(DISTINCT)
+    owner.has_attribute(DISTINCT)
         && operands.split_last().is_some_and(|(&slot, rest)| rest[1..].iter().all(|&p| fixed(p)) && distinct(slot))
+}
+
+/// The `sparse_pos.load` that an index is read by, through casts (a
+/// sparse axis's coordinate, as `lower-sparse-iter` reads it).
+pub fn coordinate_load<'c>(index: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let mut value = detach(index);
+    loop {
+        let owner = crate::ir_query::op_result(value).ok()?.owner();
+        match op_name(&owner).as_str() {
+            "arith.index_cast" | "arith.index_castui" => value = detach(owner.operand(0).ok()?),
+            "sparse_pos.load" => return Some(unsafe { OperationRef::from_raw(owner.to_raw()) }),
+            _ => return None,
+        }
+    }
 }
 
 /// Whether two buffers over one array place each coordinate at the same

@@ -7,7 +7,7 @@
 //! its own expansion (`lower-math-to-nvvm`).
 
 use crate::{
-    accumulation_chain::{scalar_type, vector_shape},
+    accumulation_chain::{scalar_type, shaped_like},
     axis::detach,
     ir_builder::{replace_uses, Builder},
     ir_query::op_name,
@@ -56,10 +56,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         };
         let builder = Builder::before(context, power).ok_or_else(refused)?.at(location);
         let f64 = Type::float64(context);
-        let wide = match vector_shape(base.r#type()) {
-            Some(shape) => Type::vector(&shape.iter().map(|&n| n as u64).collect::<Vec<_>>(), f64),
-            None => f64,
-        };
+        let wide = shaped_like(base.r#type(), f64);
         let base = builder.value(arith::extf(base, wide, location));
         let power_wide = builder.rebuild(power, &[base, detach(exponent)], wide).ok_or_else(refused)?;
         let narrow: Value = builder.value(arith::truncf(power_wide, result.r#type(), location));

@@ -5,7 +5,7 @@
 //! loop never ended, and the kernel hung.
 
 use crate::{
-    accumulation_chain::{scalar_type, vector_shape},
+    accumulation_chain::{scalar_type, shaped_like},
     ir_builder::Builder,
     ir_query::op_name,
     pass_registry::{PassDef, PassFailed, PassOptions},
@@ -15,7 +15,7 @@ use melior::{
     ir::{
         operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
         r#type::IntegerType,
-        Type, ValueLike,
+        ValueLike,
     },
 };
 
@@ -48,10 +48,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         let Ok(exponent) = power.operand(1) else { continue };
         let Some(builder) = Builder::before(context, power) else { continue };
         let i32 = IntegerType::new(context, 32).into();
-        let wide = match vector_shape(exponent.r#type()) {
-            Some(shape) => Type::vector(&shape.iter().map(|&n| n as u64).collect::<Vec<_>>(), i32),
-            None => i32,
-        };
+        let wide = shaped_like(exponent.r#type(), i32);
         let extended = builder.at(power.location()).value(arith::extsi(exponent, wide, power.location()));
         unsafe { OperationRefMut::from_raw(power.to_raw()) }.set_operand(1, extended);
     }

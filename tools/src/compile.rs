@@ -67,14 +67,7 @@ pub fn run_pipeline(context: &Context, module: &mut Module<'_>, pipeline: &str) 
 }
 
 fn describe(params: &[Param]) -> String {
-    let names: Vec<&str> = params
-        .iter()
-        .map(|param| match param {
-            Param::Ids => "memref<?xi32>",
-            Param::Values => "memref<?xf32>",
-            Param::Index => "index",
-        })
-        .collect();
+    let names: Vec<&str> = params.iter().map(|param| param.text()).collect();
     format!("({})", names.join(", "))
 }
 

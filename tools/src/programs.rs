@@ -26,6 +26,17 @@ pub enum Param {
     Index,
 }
 
+impl Param {
+    /// The parameter's MLIR type, as a kernel's signature spells it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Param::Ids => "memref<?xi32>",
+            Param::Values => "memref<?xf32>",
+            Param::Index => "index",
+        }
+    }
+}
+
 /// Builds one `func.func` of stage I ops.
 pub struct KernelBuilder<'c> {
     context: &'c Context,

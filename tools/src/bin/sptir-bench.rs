@@ -401,18 +401,19 @@ fn check_bounds(
         let mut written = None;
         work.with_part(index, part, &mut |problem| {
             problem.poison();
-            // The runs after this one read the inputs it leaves (on the CPU).
-            let before = problem.args.clone();
+            // The runs after this one read the inputs it leaves on the CPU
+            // (the GPU gets its own copy of them each run).
+            let before = (device != Device::Cuda).then(|| problem.args.clone());
             let mut args = problem.kernel_args();
             args.push(KernelArg::Counts(&mut faults));
             run(&mut args)?;
-            written = problem.input_written_since(&before).map(|k| (k, problem.params()[k]));
+            written = before.and_then(|before| problem.input_written_since(&before)).map(|k| (k, problem.params()[k]));
             Ok(())
         })?;
         if let Some((parameter, param)) = written {
-            let r#type = if param == sptir_tools::programs::Param::Ids { "memref<?xi32>" } else { "memref<?xf32>" };
             return Err(format!(
-                "kernel @{function} writes its parameter #{parameter} ({type}), one of the op's inputs: the bench runs a kernel several times on one copy of its inputs and checks each result against the op's float64 reference, so a kernel may write only its output (and buffers of its own)"
+                "kernel @{function} writes its parameter #{parameter} ({}), one of the op's inputs: the bench runs a kernel several times on one copy of its inputs and checks each result against the op's float64 reference, so a kernel may write only its output (and buffers of its own)",
+                param.text()
             ));
         }
         if let Some(failures) = failures(faults, &checks) {
