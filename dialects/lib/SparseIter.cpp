@@ -267,6 +267,78 @@ static void printAxisList(OpAsmPrinter &printer, IterateOp op,
   printer << "]";
 }
 
+/// `body { ... }`, the iteration's last part: a failure inside it leaves
+/// nothing after it to refer to what it defines.
+static ParseResult parseBody(OpAsmParser &parser, Region &body) {
+  SMLoc location = parser.getCurrentLocation();
+  if (parser.parseKeyword("body") || parser.parseRegion(body))
+    return failure();
+  IterateOp::ensureTerminator(body, parser.getBuilder(),
+                              parser.getEncodedSourceLoc(location));
+  return success();
+}
+
+/// `init { ... } body { ... }`, or `body { ... }`. A value the init region
+/// defines may take the
+/// name of a value used before it was defined outside the region, which
+/// resolves that use to it; if the op then failed to parse, destroying the
+/// region would leave the use dangling, and MLIR's cleanup of the parse
+/// would write through it. Such a region is refused and kept alive.
+static ParseResult parseRegions(OpAsmParser &parser, Region &init,
+                                Region &body) {
+  SMLoc location = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalKeyword("init")))
+    return parseBody(parser, body);
+  auto parsed = std::make_unique<Region>();
+  if (parser.parseRegion(*parsed))
+    return failure();
+  // The users outside may sit in blocks the parser has not yet put in a
+  // region: compare against the region's own ops, not their ancestry.
+  llvm::SmallPtrSet<Operation *, 16> inside;
+  parsed->walk([&](Operation *op) { inside.insert(op); });
+  Operation *outsideUser = nullptr;
+  auto usedOutside = [&](Value value) {
+    for (Operation *user : value.getUsers())
+      if (!inside.contains(user))
+        outsideUser = user;
+    return outsideUser != nullptr;
+  };
+  parsed->walk([&](Block *block) {
+    for (BlockArgument argument : block->getArguments())
+      if (usedOutside(argument))
+        return WalkResult::interrupt();
+    for (Operation &op : *block)
+      for (Value result : op.getResults())
+        if (usedOutside(result))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (outsideUser) {
+    (void)parsed.release();
+    return mlir::emitError(outsideUser->getLoc())
+           << "this op uses a value that the init region of a later "
+              "sparse_iter.iterate defines (a name used before its "
+              "definition, which the iteration's regions do not export)";
+  }
+  init.takeBody(*parsed);
+  IterateOp::ensureTerminator(init, parser.getBuilder(),
+                              parser.getEncodedSourceLoc(location));
+  return parseBody(parser, body);
+}
+
+static void printRegions(OpAsmPrinter &printer, IterateOp, Region &init,
+                         Region &body) {
+  if (!init.empty()) {
+    printer << "init ";
+    printer.printRegion(init, /*printEntryBlockArgs=*/true,
+                        /*printBlockTerminators=*/false);
+    printer << " ";
+  }
+  printer << "body ";
+  printer.printRegion(body, /*printEntryBlockArgs=*/true,
+                      /*printBlockTerminators=*/false);
+}
+
 SmallVector<int64_t> IterateOp::getGroupSizes() {
   if (auto groups = getFuseGroupsAttr())
     return SmallVector<int64_t>(groups.asArrayRef());

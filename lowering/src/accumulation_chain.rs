@@ -3,13 +3,15 @@
 //! register accumulation: loops and conditionals that only add), taken
 //! apart so that the terms can be combined across threads: atomically
 //! (`lower-atomic-accumulations`) or in a warp shuffle
-//! (`lower-shuffle-accumulations`).
+//! (`lower-shuffle-accumulations`). A maximum or minimum (any
+//! [`Reduction`]) is taken apart alike, one kind throughout the chain.
 
 use crate::{
     axis::detach,
-    ir_builder::{additive_identity, erase, replace_uses, Builder},
+    ir_builder::{erase, replace_uses, Builder},
     ir_query::{depends_on, op_name, use_count, users},
     pass_registry::{emit_error, PassFailed},
+    reduction::Reduction,
 };
 use melior::{
     dialect::arith,
@@ -22,17 +24,20 @@ use melior::{
     Context,
 };
 
-/// A store of an accumulation whose additions now start from zero.
+/// A store of an accumulation whose additions now start from zero (from
+/// the identity of its reduction).
 pub struct Split<'c> {
-    /// The sum of the terms alone (of the vector type for a vector store).
+    /// The terms reduced alone (of the vector type for a vector store).
     pub terms: Value<'c, 'c>,
+    /// How the terms combine with one another and with the old value.
+    pub reduction: Reduction,
     /// The load of the old value; nothing uses it any more.
     pub init: OperationRef<'c, 'c>,
     /// The stored memref and indices.
     pub place: Vec<Value<'c, 'c>>,
     /// The scalar element type.
     pub element_type: Type<'c>,
-    /// `old + terms` when it was a single addition, now dead.
+    /// `old + terms` when it was a single combining op, now dead.
     dead: Option<OperationRef<'c, 'c>>,
 }
 
@@ -48,8 +53,9 @@ impl<'c> Split<'c> {
 }
 
 /// Takes the accumulation that `store` ends apart: the load of the old
-/// value is replaced by zero (-0.0 for floats, the identity of addition)
-/// in the chain of additions, so that the stored value is the terms alone.
+/// value is replaced by the identity of its reduction (-0.0 for a float
+/// sum, -inf for a maximum) in the chain, so that the stored value is the
+/// terms alone.
 pub fn split_accumulation<'c>(
     context: &'c Context,
     store: OperationRef<'c, 'c>,
@@ -66,21 +72,27 @@ pub fn split_accumulation<'c>(
     let (sum, place) = (operands[0], &operands[1..]);
     let is_init =
         |op: &OperationRef<'_, '_>| op_name(op) == load_name && op.operands().map(detach).collect::<Vec<_>>() == place;
+    let mut chain = Chain::default();
     let init = find_init(sum, &is_init)
         .filter(|init| {
             // The element stored back as loaded adds no term; rewriting it
             // would leave the store on the erased load.
-            let mut chain = Chain::default();
             sum != result(*init) && chain.adds_once(sum, result(*init)) && chain.closed(store)
         })
         .ok_or_else(|| {
-            emit_error(location, format!("{pass}: the stored value is not the element's old value plus other terms"))
+            emit_error(
+                location,
+                format!("{pass}: the stored value is not the element's old value plus other terms (or their maximum or minimum)"),
+            )
         })?;
+    let reduction = chain
+        .reduction
+        .ok_or_else(|| emit_error(location, format!("{pass}: internal: a chain without a reduction")))?;
     let element_type = scalar_type(sum.r#type());
     // `init + v` directly (nothing promoted) is just `v`.
     let direct = crate::ir_query::op_result(sum).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) });
     let direct = match direct {
-        Some(add) if matches!(op_name(&add).as_str(), "arith.addf" | "arith.addi") && use_count(sum) == 1 => {
+        Some(add) if Reduction::of(&add) == Some(reduction) && use_count(sum) == 1 => {
             match (add.operand(0).map(detach), add.operand(1).map(detach)) {
                 (Ok(a), Ok(b)) if a == result(init) && b != result(init) => Some((add, b)),
                 (Ok(a), Ok(b)) if b == result(init) && a != result(init) => Some((add, a)),
@@ -92,8 +104,9 @@ pub fn split_accumulation<'c>(
     let (terms, dead) = match direct {
         Some((add, addend)) => (addend, Some(add)),
         None => {
-            let zero = additive_identity(context, sum.r#type())
-                .ok_or_else(|| emit_error(location, format!("{pass}: no zero of {}", sum.r#type())))?;
+            let zero = reduction.identity(context, sum.r#type()).ok_or_else(|| {
+                emit_error(location, format!("{pass}: no identity of the {} for {}", reduction.noun(), sum.r#type()))
+            })?;
             let builder = Builder::before(context, init)
                 .ok_or_else(|| emit_error(location, format!("{pass}: op is not in a block")))?
                 .at(location);
@@ -101,7 +114,7 @@ pub fn split_accumulation<'c>(
             (sum, None)
         }
     };
-    Ok(Split { terms, init, place: place.to_vec(), element_type, dead })
+    Ok(Split { terms, reduction, init, place: place.to_vec(), element_type, dead })
 }
 
 /// The length of a 1-D vector type (1 for a 0-D one); `None` for scalars.
@@ -148,8 +161,9 @@ fn result<'c>(op: OperationRef<'c, 'c>) -> Value<'c, 'c> {
     detach(op.result(0).expect("a load has a result").into())
 }
 
-/// The load a sum of terms starts from: through additions, loop results
-/// (to the loop's initial value) and conditional results.
+/// The load a sum of terms starts from: through additions (combining ops
+/// of any reduction), loop results (to the loop's initial value) and
+/// conditional results.
 fn find_init<'c>(
     value: Value<'c, 'c>,
     is_init: &dyn Fn(&OperationRef<'_, '_>) -> bool,
@@ -158,7 +172,7 @@ fn find_init<'c>(
     let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
     match op_name(&owner).as_str() {
         _ if is_init(&owner) => Some(owner),
-        "arith.addf" | "arith.addi" => (0..2).find_map(|n| find_init(detach(owner.operand(n).ok()?), is_init)),
+        _ if Reduction::of(&owner).is_some() => (0..2).find_map(|n| find_init(detach(owner.operand(n).ok()?), is_init)),
         "scf.for" => find_init(detach(owner.operand(3 + defined.result_number()).ok()?), is_init),
         "scf.if" => {
             let yielded = yielded(owner, 0, defined.result_number())?;
@@ -175,17 +189,19 @@ fn yielded<'c>(op: OperationRef<'c, 'c>, region: usize, index: usize) -> Option<
 }
 
 /// The values and ops of an accumulation chain from the old value to the
-/// stored sum.
+/// stored sum, and the one reduction its combining ops share.
 #[derive(Default)]
 struct Chain<'c> {
     values: Vec<Value<'c, 'c>>,
     ops: Vec<OperationRef<'c, 'c>>,
+    reduction: Option<Reduction>,
 }
 
 impl<'c> Chain<'c> {
     /// Whether `value` is `base` plus terms that do not depend on it, once:
     /// through additions (one side), loops that only add to a carried
-    /// value, and conditionals whose every branch does.
+    /// value, and conditionals whose every branch does. "Add" is any one
+    /// reduction, the same throughout: `max(old + a, b)` is no reduction.
     fn adds_once(&mut self, value: Value<'c, 'c>, base: Value<'c, 'c>) -> bool {
         self.values.push(value);
         if value == base {
@@ -195,8 +211,13 @@ impl<'c> Chain<'c> {
         let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(defined.owner().to_raw()) };
         self.ops.push(owner);
         let number = defined.result_number();
+        if let Some(reduction) = Reduction::of(&owner) {
+            if *self.reduction.get_or_insert(reduction) != reduction {
+                return false;
+            }
+        }
         match op_name(&owner).as_str() {
-            "arith.addf" | "arith.addi" => {
+            _ if Reduction::of(&owner).is_some() => {
                 let (Ok(a), Ok(b)) = (owner.operand(0), owner.operand(1)) else { return false };
                 let (a, b) = (detach(a), detach(b));
                 match (depends_on(a, base), depends_on(b, base)) {

@@ -1,6 +1,7 @@
 //! Questions passes ask of the IR: an op's name, where a value is defined,
 //! which op encloses which.
 
+use crate::reduction::Reduction;
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
@@ -334,28 +335,37 @@ pub fn outermost<'c, 'a>(
 
 /// For `store (load m[i] + v), m[i]` (an `arith.addf` or `arith.addi`, in
 /// either order; `memref` ops, or `sparse_pos` ones at stage II): the load
-/// and `v`. The additions threads can share, atomically or by shuffles.
+/// and `v`.
 pub fn accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    update(store, &["arith.addf", "arith.addi"])
+    reduction(store).filter(|(_, _, reduction)| reduction.is_addition()).map(|(load, v, _)| (load, v))
 }
 
-/// `accumulation`, where nothing but the addition reads the old value:
-/// positions that add to the element at once (atomically, or in a warp
+/// For `store combine(load m[i], v), m[i]` with `combine` a [`Reduction`]
+/// (a sum, maximum or minimum; in either order; `memref` ops, or
+/// `sparse_pos` ones at stage II): the load, `v` and the reduction. The
+/// updates threads can share, atomically or by shuffles.
+pub fn reduction<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>, Reduction)> {
+    let (load, v, combined) = update(store, |op| Reduction::of(op).is_some())?;
+    Some((load, v, Reduction::of(&combined)?))
+}
+
+/// `reduction`, where nothing but the combining op reads the old value:
+/// positions that update the element at once (atomically, or in a warp
 /// shuffle) leave no one old value for another use to see (`W += e;
 /// Z += W` reads each partial W).
-pub fn shared_accumulation<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    accumulation(store).filter(|(load, _)| load.result(0).is_ok_and(|old| use_count(old.into()) == 1))
+pub fn shared_reduction<'c>(store: OperationRef<'c, '_>) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>, Reduction)> {
+    reduction(store).filter(|(load, _, _)| load.result(0).is_ok_and(|old| use_count(old.into()) == 1))
 }
 
-/// `shared_accumulation` whose load `within` encloses: each position of
-/// the loop reads the element afresh. One read before the loop makes each
-/// position overwrite the element with that value plus its term, the last
-/// winning, which no sum across positions reproduces.
-pub fn accumulation_within<'c>(
+/// `shared_reduction` whose load `within` encloses: each position of the
+/// loop reads the element afresh. One read before the loop makes each
+/// position overwrite the element with that value combined with its term,
+/// the last winning, which no reduction across positions reproduces.
+pub fn reduction_within<'c>(
     store: OperationRef<'c, '_>,
     within: OperationRef<'_, '_>,
-) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    shared_accumulation(store).filter(|(load, _)| encloses(within, *load))
+) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>, Reduction)> {
+    shared_reduction(store).filter(|(load, _, _)| encloses(within, *load))
 }
 
 /// Whether `store` writes `combine(load m[i], v)` back to `m[i]` with a
@@ -380,16 +390,21 @@ pub fn order_free_update(store: OperationRef<'_, '_>) -> bool {
         "arith.ori",
         "arith.xori",
     ];
-    update(store, &COMMUTATIVE).is_some()
+    update(store, |op| COMMUTATIVE.contains(&op_name(op).as_str())).is_some()
 }
 
-/// For `store combine(load m[i], v), m[i]` with `combine` one of
-/// `combines`, in either order, and `v` computed without reading m[i]:
-/// the load and `v`.
-fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>)> {
+/// For `store combine(load m[i], v), m[i]` with `combine` an op that
+/// `combines` accepts, in either order, and `v` computed without reading
+/// m[i]: the load, `v` and the combining op.
+#[allow(clippy::type_complexity)]
+fn update<'c>(
+    store: OperationRef<'c, '_>,
+    combines: impl Fn(&OperationRef<'c, 'c>) -> bool,
+) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)> {
     load_name_of(store)?;
     let combined = op_result(crate::axis::detach(store.operand(0).ok()?)).ok()?.owner();
-    if !combines.contains(&op_name(&combined).as_str()) {
+    let combined: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(combined.to_raw()) };
+    if !combines(&combined) {
         return None;
     }
     let load_here = |v: Value<'c, 'c>| load_of_stored_element(store, v);
@@ -401,7 +416,7 @@ fn update<'c>(store: OperationRef<'c, '_>, combines: &[&str]) -> Option<(Operati
     };
     // `v` must not read the element itself: `Y + Y * w` combines Y with
     // what Y held, not with a term of its own.
-    (!reads_stored_element(store, v)).then_some((load, v))
+    (!reads_stored_element(store, v)).then_some((load, v, combined))
 }
 
 /// Whether computing `value` reads the element `store` writes (`memref`,
@@ -466,10 +481,11 @@ pub fn marked_ops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<Operation
 /// The lane counts a warp shuffle adds over: powers of two up to a warp.
 pub const LANE_CLUSTERS: [i64; 6] = [1, 2, 4, 8, 16, 32];
 
-/// For a `gpu.subgroup_reduce` that adds over contiguous clusters of
-/// lanes (stride 1, a size in `LANE_CLUSTERS`, a whole warp when unset):
-/// the cluster size. `None` for any other op or reduction.
-pub fn lane_cluster_addition(op: OperationRef<'_, '_>) -> Option<i64> {
+/// For a `gpu.subgroup_reduce` over contiguous clusters of lanes (stride
+/// 1, a size in `LANE_CLUSTERS`, a whole warp when unset) by a
+/// [`Reduction`]: the cluster size and the reduction. `None` for any other
+/// op or reduction.
+pub fn lane_cluster_reduction(op: OperationRef<'_, '_>) -> Option<(i64, Reduction)> {
     if op_name(&op) != "gpu.subgroup_reduce" {
         return None;
     }
@@ -479,11 +495,14 @@ pub fn lane_cluster_addition(op: OperationRef<'_, '_>) -> Option<i64> {
             .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
             .map(|a| a.value())
     };
-    let context = op.context();
-    let add = melior::ir::Attribute::parse(unsafe { context.to_ref() }, "#gpu<all_reduce_op add>");
+    // Of the result: emulation swaps the operand for a scratch memref.
+    let element = crate::accumulation_chain::scalar_type(op.result(0).ok()?.r#type());
+    // Printed `#gpu<all_reduce_op maxnumf>`.
+    let printed = op.attribute("op").ok()?.to_string();
+    let name = printed.strip_prefix("#gpu<all_reduce_op ")?.strip_suffix('>')?;
+    let reduction = Reduction::of_subgroup_op(name, element)?;
     let cluster = integer("cluster_size").unwrap_or(32);
-    (op.attribute("op").ok() == add && integer("cluster_stride").unwrap_or(1) == 1 && LANE_CLUSTERS.contains(&cluster))
-        .then_some(cluster)
+    (integer("cluster_stride").unwrap_or(1) == 1 && LANE_CLUSTERS.contains(&cluster)).then_some((cluster, reduction))
 }
 
 /// Whether a warp shuffle moves values of this type: `f32` or a 32-bit

@@ -39,6 +39,7 @@ pub mod pipelines;
 pub mod place_device_memory;
 pub mod privatize_row_tiles;
 pub mod promote_accumulators;
+pub mod reduction;
 pub mod serialize_launches;
 pub mod sink_shuffle_guards;
 pub mod sparse_fuse;

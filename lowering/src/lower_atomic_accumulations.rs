@@ -6,15 +6,17 @@
 //! conditionals that only add to the value, `store sum, m[i]`. The load is
 //! replaced by zero (-0.0 for floats, the identity of addition) and the
 //! store by an atomic add of the sum, so each thread adds its share once.
-//! A vector store becomes one atomic add per lane; where the store was
-//! aligned to its whole vector, the first of them is marked
+//! A maximum or minimum (`max(m[i], v)`) becomes an atomic maximum or
+//! minimum the same way, from the reduction's identity.
+//! A vector store becomes one atomic update per lane; where a float sum's
+//! store was aligned to its whole vector, the first of them is marked
 //! `sptir.vector_add = W` for `vectorize-atomic-adds`, which on the GPU
 //! makes the W of them one vector reduction.
 
 use crate::{
     accumulation_chain::{split_accumulation, vector_lanes},
     ir_builder::Builder,
-    ir_query::{marked_ops, ATOMIC_ADDF, ATOMIC_ADDI},
+    ir_query::marked_ops,
     lower_loop_bindings::ATOMIC,
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     vectorize_atomic_adds::VECTOR_ADD,
@@ -33,7 +35,7 @@ use melior::{
 pub const PASS: PassDef = PassDef {
     name: "LowerAtomicAccumulations",
     argument: "lower-atomic-accumulations",
-    description: "Turn stores marked sptir.atomic (accumulations shared between threads) into atomic additions",
+    description: "Turn stores marked sptir.atomic (sums, maxima, minima shared between threads) into atomic updates",
     options: &[],
     dependent_dialects: "arith,memref,vector",
     run,
@@ -48,34 +50,26 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     Ok(())
 }
 
-/// The `memref.atomic_rmw` kind that adds elements of `element`, where
-/// the GPU has an atomic add for it: f16, bf16, f32, f64, i32 and i64.
-/// Other floats (f8, f80, f128), narrow and wide integers and `index`
-/// have none that the NVPTX backend lowers.
-pub fn atomic_add(element: melior::ir::Type<'_>) -> Option<i64> {
-    if crate::ir_builder::is_float(element) {
-        Some(ATOMIC_ADDF)
-    } else if element.is_integer() && matches!(IntegerType::try_from(element).map(|i| i.width()), Ok(32 | 64)) {
-        Some(ATOMIC_ADDI)
-    } else {
-        None
-    }
-}
-
 fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), PassFailed> {
     let location = store.location();
     let split = split_accumulation(context, store, "lower-atomic-accumulations")?;
-    let Some(kind) = atomic_add(split.element_type) else {
+    let reduction = split.reduction;
+    if !reduction.atomic_on_gpu(split.element_type) {
         return Err(emit_error(
             location,
             format!(
-                "lower-atomic-accumulations: the GPU has no atomic add of {}; it adds f16, bf16, f32, f64, i32 and \
-                 i64 (leave this loop unbound, or sum into one of those types)",
+                "lower-atomic-accumulations: the GPU has no atomic {} of {}; it adds f16, bf16, f32, f64, i32 and \
+                 i64, and takes maxima and minima of f32, f64, i32 and i64 (leave this loop unbound, or reduce into \
+                 one of those types)",
+                match reduction.noun() {
+                    "sum" => "add",
+                    noun => noun,
+                },
                 split.element_type
             ),
         ));
-    };
-    let kind = IntegerAttribute::new(IntegerType::new(context, 64).into(), kind);
+    }
+    let kind = IntegerAttribute::new(IntegerType::new(context, 64).into(), reduction.atomic_kind());
     let builder = Builder::before(context, store)
         .ok_or_else(|| emit_error(location, "lower-atomic-accumulations: op is not in a block"))?
         .at(location);
@@ -104,7 +98,9 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
                 )
             })?;
             let claimed = store.attribute("alignment").ok().and_then(|a| IntegerAttribute::try_from(a).ok());
-            let aligned = split.element_type.is_f32() && claimed.is_some_and(|bytes| bytes.value() % (4 * lanes) == 0);
+            let aligned = split.element_type.is_f32()
+                && reduction == crate::reduction::Reduction::AddF
+                && claimed.is_some_and(|bytes| bytes.value() % (4 * lanes) == 0);
             for lane in 0..lanes {
                 let element = builder.value(vector::extract(
                     context,

@@ -6,7 +6,7 @@
 //! must be known before the launch, so their bounds must be defined outside
 //! the outermost bound loop. Loops marked `atomic` have their stores marked
 //! `sptir.atomic` for `lower-atomic-accumulations` (their bodies must
-//! accumulate: `x = x + v`); loops marked `shuffle` (threadIdx.x, a
+//! reduce into memory: `x = x + v`, or a maximum or minimum); loops marked `shuffle` (threadIdx.x, a
 //! constant power-of-two trip count up to 32, so that each row of threads
 //! is a cluster of lanes inside one warp) have them marked `sptir.shuffle`
 //! with that count for `lower-shuffle-accumulations`. A
@@ -21,8 +21,8 @@ use crate::{
     axis::detach,
     ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name,
-        outermost, root_memref, shared_accumulation, static_shape, touches_memory, users, view_root, LANE_CLUSTERS,
+        computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name, outermost,
+        reduction, root_memref, shared_reduction, static_shape, touches_memory, users, view_root, LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -689,7 +689,8 @@ fn inline_loop<'c>(
 }
 
 /// Marks each store of an atomic or shuffle loop, after checking that it
-/// accumulates (`m[i] = m[i] + v`); `lower-atomic-accumulations` and
+/// reduces (`m[i] = m[i] + v`, or `max(m[i], v)`, `min(m[i], v)`: a
+/// `Reduction`); `lower-atomic-accumulations` and
 /// `lower-shuffle-accumulations` rewrite them once the accumulators are in
 /// registers, so that each thread contributes its sum once instead of
 /// once per term. A plain store whose element is one to one with the
@@ -721,26 +722,26 @@ fn mark_accumulations<'c>(
         private || (across_blocks && shared)
     };
     let positions_own = |store: OperationRef<'c, 'c>| {
-        accumulation(store).is_none() && store.operands().skip(2).any(|index| one_to_one(detach(index), position, 0))
+        reduction(store).is_none() && store.operands().skip(2).any(|index| one_to_one(detach(index), position, 0))
     };
     let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
     for store in stores.into_iter().filter(|&store| !own(store) && !positions_own(store)) {
-        if accumulation(store).is_none() {
+        if reduction(store).is_none() {
             return Err(emit_error(
                 store.location(),
-                format!("lower-loop-bindings: a store in {kind} loop must add to the value it overwrites (arith.addf or arith.addi), the only update threads can share, or write an element of its position's own, which this one is not shown to (its index does not follow the position one to one); leave this loop sequential (bind a spatial loop outside it instead), or, if its positions write distinct elements, bind it without atomic=true"),
+                format!("lower-loop-bindings: a store in {kind} loop must combine the value it overwrites with a term by a sum, maximum or minimum (arith.addf, addi, maximumf, minimumf, maxnumf, minnumf, maxsi, minsi, maxui or minui), the only updates threads can share, or write an element of its position's own, which this one is not shown to (its index does not follow the position one to one); leave this loop sequential (bind a spatial loop outside it instead), or, if its positions write distinct elements, bind it without atomic=true"),
             ));
         }
-        if shared_accumulation(store).is_none() {
+        if shared_reduction(store).is_none() {
             return Err(emit_error(
                 store.location(),
-                format!("lower-loop-bindings: a store in {kind} loop adds to the value it overwrites, but that old value is also read for something else here (another update, say), and threads adding at once would each read a different one; leave this loop sequential (bind a spatial loop outside it instead)"),
+                format!("lower-loop-bindings: a store in {kind} loop updates the value it overwrites, but that old value is also read for something else here (another update, say), and threads updating at once would each read a different one; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
-        if crate::ir_query::accumulation_within(store, op).is_none() {
+        if crate::ir_query::reduction_within(store, op).is_none() {
             return Err(emit_error(
                 store.location(),
-                format!("lower-loop-bindings: a store in {kind} loop adds to a value of the element read before the loop, so each position overwrites it with that value plus its own term and the last one wins, which threads adding at once do not reproduce; read the element inside the loop, or leave the loop sequential"),
+                format!("lower-loop-bindings: a store in {kind} loop updates a value of the element read before the loop, so each position overwrites it with that value combined with its own term and the last one wins, which threads updating at once do not reproduce; read the element inside the loop, or leave the loop sequential"),
             ));
         }
         unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);

@@ -6,6 +6,8 @@
 //! with `gpu.subgroup_reduce`, and the row's first thread adds the total
 //! to the element. No atomics, and one memory update per row instead of
 //! one per thread (SparseTIR's `rfactor` with a cross-thread reduction).
+//! A maximum or minimum (`max(m[i], v)`) is reduced across the lanes the
+//! same way, each lane starting from the reduction's identity.
 //!
 //! Every thread of the cluster must reach the reduction, so no branch or
 //! loop around it may depend on threadIdx.x, and all must add to the same
@@ -26,7 +28,7 @@ use melior::{
         attribute::{Attribute, IntegerAttribute},
         block::{BlockLike, BlockRef},
         operation::{OperationLike, OperationRef},
-        r#type::{IntegerType, TypeLike},
+        r#type::IntegerType,
         RegionLike, Value, ValueLike,
     },
     Context,
@@ -96,12 +98,13 @@ fn lower<'c>(
     let builder = Builder::before(context, store)
         .ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: op is not in a block"))?
         .at(location);
-    let add_kind = Attribute::parse(context, "#gpu<all_reduce_op add>")
+    let reduction = split.reduction;
+    let kind = Attribute::parse(context, &format!("#gpu<all_reduce_op {}>", reduction.subgroup_op()))
         .ok_or_else(|| emit_error(location, "lower-shuffle-accumulations: no gpu dialect"))?;
     let total = builder.value(
         gpu::SubgroupReduceOperation::builder(context, location)
             .value(split.terms)
-            .op(add_kind)
+            .op(kind)
             .cluster_size(IntegerAttribute::new(IntegerType::new(context, 32).into(), cluster).into())
             .build(),
     );
@@ -117,11 +120,7 @@ fn lower<'c>(
                 Some(zeroing) => detach(zeroing.operand(0).expect("a store has a value")),
                 None => detach(inner.insert_clone(init).result(0).expect("a load has a result").into()),
             };
-            let new = if element.is_f32() {
-                inner.value(arith::addf(old, total, location))
-            } else {
-                inner.value(arith::addi(old, total, location))
-            };
+            let new = inner.value(reduction.combine(old, total, location));
             inner.insert(memref::store(new, place[0], &place[1..], location));
             Vec::new()
         },

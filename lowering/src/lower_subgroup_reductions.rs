@@ -1,6 +1,7 @@
-//! `lower-subgroup-reductions`: `gpu.subgroup_reduce add` over clusters of
-//! T contiguous lanes (T a power of two up to 32) becomes a butterfly of
-//! `nvvm.shfl.sync bfly` steps, log2(T) of them, for NVIDIA GPUs. Each
+//! `lower-subgroup-reductions`: `gpu.subgroup_reduce` (a sum, maximum or
+//! minimum: a `Reduction`) over clusters of T contiguous lanes (T a power
+//! of two up to 32) becomes a butterfly of `nvvm.shfl.sync bfly` steps,
+//! log2(T) of them, for NVIDIA GPUs. Each
 //! cluster shuffles under its own member mask and segment, so the
 //! clusters of one warp need not reach the reduction together; the lanes
 //! of one cluster must. Upstream `convert-gpu-to-nvvm` does not lower the
@@ -14,7 +15,7 @@
 use crate::{
     axis::detach,
     ir_builder::{erase, replace_uses, Builder},
-    ir_query::{is_32_bit_scalar, lane_cluster_addition, op_name},
+    ir_query::{is_32_bit_scalar, lane_cluster_reduction, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::{
@@ -22,7 +23,7 @@ use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute},
         operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
-        r#type::{IntegerType, TypeLike},
+        r#type::IntegerType,
         Type, Value, ValueLike,
     },
     Context,
@@ -32,7 +33,7 @@ use sptir_dialects::nvvm;
 pub const PASS: PassDef = PassDef {
     name: "LowerSubgroupReductions",
     argument: "lower-subgroup-reductions",
-    description: "Lower gpu.subgroup_reduce add over lane clusters to NVVM warp shuffles",
+    description: "Lower gpu.subgroup_reduce (sums, maxima, minima) over lane clusters to NVVM warp shuffles",
     options: &[],
     dependent_dialects: "arith,nvvm",
     run,
@@ -74,12 +75,11 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
     let value: Value<'c, 'c> =
         detach(op.operand(0).map_err(|_| emit_error(location, "malformed gpu.subgroup_reduce"))?);
     let r#type = value.r#type();
-    let float = r#type.is_f32();
-    let cluster = lane_cluster_addition(op).filter(|_| is_32_bit_scalar(r#type));
-    let Some(cluster) = cluster else {
+    let found = lane_cluster_reduction(op).filter(|_| is_32_bit_scalar(r#type));
+    let Some((cluster, reduction)) = found else {
         return Err(emit_error(
             location,
-            format!("lower-subgroup-reductions: only additions of 32-bit scalars ({}) over contiguous clusters of 1, 2, 4, 8, 16 or 32 lanes are supported", op_name(&op)),
+            format!("lower-subgroup-reductions: only sums, maxima and minima of 32-bit scalars ({}) over contiguous clusters of 1, 2, 4, 8, 16 or 32 lanes are supported", op_name(&op)),
         ));
     };
     let builder =
@@ -106,11 +106,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<(), PassF
                     .kind(bfly)
                     .build(),
             );
-            sum = if float {
-                builder.value(arith::addf(sum, other, location))
-            } else {
-                builder.value(arith::addi(sum, other, location))
-            };
+            sum = builder.value(reduction.combine(sum, other, location));
             offset /= 2;
         }
         builder.insert(nvvm::SyncWarpOperation::builder(context, location).mask(members).build());

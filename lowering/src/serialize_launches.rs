@@ -13,9 +13,9 @@
 //! memory with one slot per thread. Workgroup memory becomes one buffer
 //! that the blocks reuse, one after the other.
 //!
-//! A `gpu.subgroup_reduce` (an addition over clusters of contiguous lanes)
-//! splits the work the same way: each thread stores its value in scratch
-//! memory, then each adds up its cluster's slots. When the launch has no
+//! A `gpu.subgroup_reduce` (a sum, maximum or minimum over clusters of
+//! contiguous lanes) splits the work the same way: each thread stores its
+//! value in scratch memory, then each reduces its cluster's slots. When the launch has no
 //! `gpu.barrier` and every cluster lies in one row of threads (its size
 //! divides the block's constant x size), only the threads of a row need
 //! to meet: the rows (y, z) become plain loops around the body and only x
@@ -31,9 +31,9 @@
 
 use crate::{
     axis::detach,
-    ir_builder::{erase, is_float, move_until_terminator, region_with_block, replace_uses, zero_attribute, Builder},
+    ir_builder::{erase, move_until_terminator, region_with_block, replace_uses, Builder},
     ir_query::{
-        block_ops, constant_index, encloses, holds_sync, lane_cluster_addition, op_name, outermost, root_memref,
+        block_ops, constant_index, encloses, holds_sync, lane_cluster_reduction, op_name, outermost, root_memref,
         speculatable, static_shape, users,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
@@ -186,7 +186,7 @@ fn rows_suffice(launch: OperationRef<'_, '_>, x_size: Value<'_, '_>) -> bool {
             }
             "gpu.subgroup_reduce" => {
                 meet = true;
-                suffice &= lane_cluster_addition(op).is_some_and(|cluster| x_size % cluster == 0);
+                suffice &= lane_cluster_reduction(op).is_some_and(|(cluster, _)| x_size % cluster == 0);
             }
             _ => {}
         }
@@ -422,10 +422,11 @@ impl<'c> Fission<'c> {
     ) -> Result<Vec<OperationRef<'c, 'c>>, PassFailed> {
         let location = op.location();
         let value = detach(op.operand(0).map_err(|_| emit_error(location, "malformed gpu.subgroup_reduce"))?);
-        if lane_cluster_addition(op).is_none() || zero_attribute(self.context, value.r#type()).is_none() {
+        let identity = lane_cluster_reduction(op).and_then(|(_, r)| r.identity(self.context, value.r#type()));
+        if identity.is_none() || value.r#type().is_vector() {
             return Err(emit_error(
                 location,
-                "serialize-launches: only additions of scalars over contiguous clusters of 1 to 32 lanes can be emulated",
+                "serialize-launches: only sums, maxima and minima of scalars over contiguous clusters of 1 to 32 lanes can be emulated",
             ));
         }
         let memory = self.scratch(value.r#type())?;
@@ -442,7 +443,7 @@ impl<'c> Fission<'c> {
         let internal = || emit_error(location, "internal: malformed gpu.subgroup_reduce");
         let memory = detach(op.operand(0).map_err(|_| internal())?);
         let result: Value<'c, 'c> = detach(op.result(0).map_err(|_| internal())?.into());
-        let cluster = lane_cluster_addition(op).ok_or_else(internal)?;
+        let (cluster, reduction) = lane_cluster_reduction(op).ok_or_else(internal)?;
         let builder = Builder::before(self.context, op).ok_or_else(internal)?.at(location);
         // Lanes are consecutive thread slots; a cluster starts at a multiple
         // of its size, and holds only the lanes that exist (a block of fewer
@@ -452,9 +453,9 @@ impl<'c> Fission<'c> {
         let first = builder.sub(slot, builder.rem(slot, size));
         let left = builder.sub(self.thread_count(&builder), first);
         let size = builder.value(melior::dialect::arith::minui(size, left, location));
-        let zero = builder.value(melior::dialect::arith::constant(
+        let identity = builder.value(melior::dialect::arith::constant(
             self.context,
-            zero_attribute(self.context, result.r#type()).ok_or_else(internal)?,
+            reduction.identity(self.context, result.r#type()).ok_or_else(internal)?,
             location,
         ));
         let body = Block::new(&[(Type::index(self.context), location), (result.r#type(), location)]);
@@ -464,17 +465,13 @@ impl<'c> Fission<'c> {
         );
         let inside = Builder::at_end(self.context, location, &body);
         let term = inside.value(memref::load(memory, &[inside.add(first, lane)], location));
-        let sum = if is_float(result.r#type()) {
-            inside.value(melior::dialect::arith::addf(partial, term, location))
-        } else {
-            inside.value(melior::dialect::arith::addi(partial, term, location))
-        };
+        let sum = inside.value(reduction.combine(partial, term, location));
         body.append_operation(scf::r#yield(&[sum], location));
         let region = Region::new();
         region.append_block(body);
         let total = builder.insert(
             melior::ir::operation::OperationBuilder::new("scf.for", location)
-                .add_operands(&[builder.index(0), size, builder.index(1), zero])
+                .add_operands(&[builder.index(0), size, builder.index(1), identity])
                 .add_results(&[result.r#type()])
                 .add_regions([region])
                 .build()

@@ -15,7 +15,8 @@
 //! ```
 //!
 //! The loop leaves the guard, which then guards only the term; a lane out
-//! of range adds zero. The ops before the loop in the guard (loads of the
+//! of range adds zero (the identity of the accumulation's reduction: -inf
+//! for a maximum). The ops before the loop in the guard (loads of the
 //! non-zero's column and value) run in each iteration, under the guard.
 //! The lane guard may hold several such loops (the unrolled copies of a
 //! chunk loop), and inside them more loops and guards that every lane
@@ -31,12 +32,13 @@
 
 use crate::{
     axis::{detach, key},
-    ir_builder::{additive_identity, erase, if_else, replace_uses_where, Builder},
+    ir_builder::{erase, if_else, replace_uses_where, Builder},
     ir_query::{
-        accumulation, block_ops, depends_on_launch_ids, marked_ops, op_name, root_memref, speculatable, use_count,
+        block_ops, depends_on_launch_ids, marked_ops, op_name, reduction, root_memref, speculatable, use_count,
     },
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
+    reduction::Reduction,
 };
 use melior::{
     dialect::arith,
@@ -279,12 +281,13 @@ fn blocks_of<'c>(op: OperationRef<'c, 'c>) -> Vec<melior::ir::BlockRef<'c, 'c>> 
 }
 
 /// The load, addition and term of `store`, a shuffled `m[i] = m[i] + term`
-/// in `block` whose load and sum serve it alone.
+/// (or another reduction: `max(m[i], term)`) in `block` whose load and
+/// sum serve it alone.
 fn shuffled_accumulation<'c>(
     store: OperationRef<'c, 'c>,
     block: melior::ir::BlockRef<'c, 'c>,
 ) -> Option<(OperationRef<'c, 'c>, OperationRef<'c, 'c>, Value<'c, 'c>)> {
-    let (load, term) = accumulation(store)?;
+    let (load, term, _) = reduction(store)?;
     let stored = detach(store.operand(0).ok()?);
     let add: OperationRef<'c, 'c> =
         unsafe { OperationRef::from_raw(crate::ir_query::op_result(stored).ok()?.owner().to_raw()) };
@@ -359,7 +362,8 @@ fn sink<'c>(context: &'c Context, c: Candidate<'c>) -> Option<()> {
 }
 
 /// Computes the leaf's terms under the lane guard, before its first
-/// accumulation, and adds zero for a lane out of range.
+/// accumulation, and adds zero (the reduction's identity) for a lane out
+/// of range.
 fn sink_into_leaf<'c>(
     context: &'c Context,
     leaf: &Leaf<'c>,
@@ -369,7 +373,12 @@ fn sink_into_leaf<'c>(
 ) -> Option<()> {
     let terms: Vec<Value<'c, 'c>> = leaf.accumulations.iter().map(|&(_, _, term)| term).collect();
     let types: Vec<_> = terms.iter().map(|t| t.r#type()).collect();
-    let zeros = types.iter().map(|&t| additive_identity(context, t)).collect::<Option<Vec<_>>>()?;
+    let zeros = leaf
+        .accumulations
+        .iter()
+        .zip(&types)
+        .map(|(&(_, add, _), &t)| Reduction::of(&add)?.identity(context, t))
+        .collect::<Option<Vec<_>>>()?;
     let first_load = leaf.accumulations.iter().map(|&(load, _, _)| load).find(|load| {
         leaf.accumulations.iter().all(|&(other, _, _)| other == *load || load.is_before_in_block(other))
     })?;

@@ -147,16 +147,17 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
     outside
 }
 
-/// Whether every store under `top` adds to the element it overwrites
-/// (`m[i] = m[i] + v`) in a type the GPU adds atomically, and nothing in
-/// `top` reads the arrays it adds to but those additions (`W += e;
-/// Z += W` reads W's partial sums): the only updates that blocks running
-/// a reduction loop's positions at once can make.
+/// Whether every store under `top` reduces into the element it
+/// overwrites (`m[i] = m[i] + v`, or a maximum or minimum) in a type the
+/// GPU updates atomically, and nothing in `top` reads the arrays it
+/// updates but those updates (`W += e; Z += W` reads W's partial sums):
+/// the only updates that blocks running a reduction loop's positions at
+/// once can make.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
         let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
-        crate::ir_query::accumulation_within(store, top).is_some()
-            && element.and_then(crate::lower_atomic_accumulations::atomic_add).is_some()
+        crate::ir_query::reduction_within(store, top)
+            .is_some_and(|(_, _, reduction)| element.is_some_and(|element| reduction.atomic_on_gpu(element)))
     };
     if find_store(top, |store| !atomic(store)).is_some() {
         return false;
@@ -166,7 +167,7 @@ fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     top.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         if op_name(&op) == "sparse_pos.store" {
-            own_loads.extend(crate::ir_query::accumulation_within(op, top).map(|(load, _)| load.to_raw().ptr));
+            own_loads.extend(crate::ir_query::reduction_within(op, top).map(|(load, _, _)| load.to_raw().ptr));
             arrays.extend(op.operand(1).ok().map(crate::buffer::array));
         }
         WalkResult::Advance

@@ -27,9 +27,7 @@
 use crate::{
     axis::{detach, key},
     ir_builder::Builder,
-    ir_query::{
-        accumulation, describe_pair, encloses, op_name, root_memref, thread_dependent, users, view_root, VIEWS,
-    },
+    ir_query::{describe_pair, encloses, op_name, reduction, root_memref, thread_dependent, users, view_root, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -256,7 +254,7 @@ fn meet_in_shuffle<'c>(
     let accumulated: Vec<(OperationRef<'c, 'c>, OperationRef<'c, 'c>)> = second_accesses
         .iter()
         .filter(|a| op_name(&a.op) == "memref.store")
-        .filter_map(|a| accumulation(a.op).map(|(load, _)| (a.op, load)))
+        .filter_map(|a| reduction(a.op).map(|(load, _, _)| (a.op, load)))
         .collect();
     conflicts.iter().all(|&(root, _)| {
         second_accesses
@@ -475,7 +473,7 @@ fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> V
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
         let in_atomic_loop = || ancestors(op, outer, false).iter().any(|l| is_for(l) && l.has_attribute("atomic"));
         if op_name(&op) == "memref.store" && in_atomic_loop() {
-            if let Some((load, _)) = accumulation(op) {
+            if let Some((load, _, _)) = reduction(op) {
                 atomic_halves.extend([op.to_raw().ptr, load.to_raw().ptr]);
             }
         }

@@ -48,7 +48,7 @@ func.func @atomic_store_is_not_an_accumulation(%out: memref<?xf32>, %n: index, %
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-error@+1 {{lower-loop-bindings: a store in an atomic loop must add to the value it overwrites}}
+    // expected-error@+1 {{lower-loop-bindings: a store in an atomic loop must combine the value it overwrites with a term by a sum, maximum or minimum}}
     memref.store %v, %out[%c0] : memref<?xf32>
   } {bind = "blockIdx.x", atomic}
   return
@@ -68,7 +68,7 @@ func.func @atomic_old_value_read_elsewhere(%z: memref<?xf32>, %w: memref<?xf32>,
     %z_new = arith.addf %z_old, %w_old : f32
     memref.store %z_new, %z[%c0] : memref<?xf32>
     %w_new = arith.addf %w_old, %term : f32
-    // expected-error@+1 {{lower-loop-bindings: a store in an atomic loop adds to the value it overwrites, but that old value is also read for something else here}}
+    // expected-error@+1 {{lower-loop-bindings: a store in an atomic loop updates the value it overwrites, but that old value is also read for something else here}}
     memref.store %w_new, %w[%c0] : memref<?xf32>
   } {bind = "blockIdx.x", atomic}
   return
@@ -125,7 +125,7 @@ func.func @shuffle_store_is_not_an_accumulation(%out: memref<?xf32>, %v: f32) {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   scf.for %i = %c0 to %c8 step %c1 {
-    // expected-error@+1 {{lower-loop-bindings: a store in a shuffle loop must add to the value it overwrites}}
+    // expected-error@+1 {{lower-loop-bindings: a store in a shuffle loop must combine the value it overwrites with a term by a sum, maximum or minimum}}
     memref.store %v, %out[%c0] : memref<?xf32>
   } {bind = "threadIdx.x", shuffle}
   return
@@ -374,7 +374,7 @@ func.func @shuffle_store_shared_by_two_lanes(%out: memref<?xf32>, %x: memref<?xf
   scf.for %k = %c0 to %c8 step %c1 {
     %v = memref.load %x[%k] : memref<?xf32>
     %half = arith.divui %k, %c2 : index
-    // expected-error@+1 {{lower-loop-bindings: a store in a shuffle loop must add to the value it overwrites}}
+    // expected-error@+1 {{lower-loop-bindings: a store in a shuffle loop must combine the value it overwrites with a term by a sum, maximum or minimum}}
     memref.store %v, %out[%half] : memref<?xf32>
     %old = memref.load %sum[%c0] : memref<?xf32>
     %new = arith.addf %old, %v : f32

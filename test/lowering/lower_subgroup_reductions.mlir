@@ -54,10 +54,36 @@ gpu.module @kernels {
 
 // -----
 
+// Maxima and minima shuffle the same way, each step combining by the
+// reduction's own op.
+// CHECK-LABEL: gpu.func @extrema
+//       CHECK: nvvm.shfl.sync bfly %{{.*}}, %arg0, {{.*}} : f32 -> f32
+//       CHECK: arith.maximumf %arg0
+//       CHECK: nvvm.shfl.sync bfly
+//       CHECK: %[[MAX:.*]] = arith.maximumf
+//       CHECK: nvvm.bar.warp.sync
+//       CHECK: memref.store %[[MAX]]
+//       CHECK: nvvm.shfl.sync bfly %{{.*}}, %arg1, {{.*}} : i32 -> i32
+// CHECK-COUNT-4: arith.minui
+//       CHECK: nvvm.bar.warp.sync
+//   CHECK-NOT: gpu.subgroup_reduce
+gpu.module @kernels {
+  gpu.func @extrema(%v: f32, %w: i32, %out: memref<?xf32>, %iout: memref<?xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %s = gpu.subgroup_reduce maximumf %v cluster(size = 4) : (f32) -> f32
+    memref.store %s, %out[%c0] : memref<?xf32>
+    %t = gpu.subgroup_reduce minui %w cluster(size = 16) : (i32) -> i32
+    memref.store %t, %iout[%c0] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @kernels {
   gpu.func @product(%v: f32, %out: memref<?xf32>) kernel {
     %c0 = arith.constant 0 : index
-    // expected-error@+1 {{lower-subgroup-reductions: only additions of 32-bit scalars}}
+    // expected-error@+1 {{lower-subgroup-reductions: only sums, maxima and minima of 32-bit scalars}}
     %s = gpu.subgroup_reduce mul %v cluster(size = 8) : (f32) -> f32
     memref.store %s, %out[%c0] : memref<?xf32>
     gpu.return

@@ -148,14 +148,12 @@ func.func @f8_column_sums(%x: memref<?xf8E4M3FN>, %y: memref<?xf8E4M3FN>, %m: in
 
 // -----
 
-// Blocks cannot share a maximum: the reduction loop stays sequential (on
-// the host) and the spatial loop inside it becomes the blocks, a launch
-// per position.
+// Blocks share a maximum as they share a sum, by atomic updates: the
+// reduction loop becomes the blocks and the spatial loop inside it the
+// threads, one launch.
 // CHECK-LABEL: func.func @column_maxima
-//       CHECK:   sparse_pos.for "colmax.0" reduction
-//   CHECK-NOT:     attributes
-//       CHECK:     sparse_pos.for "colmax.1.o" spatial {{.*}} {bind = "blockIdx.x"}
-//       CHECK:       sparse_pos.for "colmax.1.i" spatial {{.*}} {bind = "threadIdx.x"}
+//       CHECK:   sparse_pos.for "colmax.0" reduction {{.*}} {atomic, bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "colmax.1" spatial {{.*}} {bind = "threadIdx.x"}
 func.func @column_maxima(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
   %I = sparse_iter.dense_fixed %m
   %J = sparse_iter.dense_fixed %n
@@ -375,13 +373,16 @@ func.func @dot(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>, %n: in
 
 // -----
 
-// A maximum over every element: blocks cannot share it and no loop is
-// spatial, so the whole nest, with its init, runs as one thread.
+// A maximum over every element, shared like @dot's sum: its init runs as
+// one thread, then the rows over blocks and threads update it atomically,
+// each row's non-zeros in turn.
 // CHECK-LABEL: func.func @global_max
 //       CHECK:   sparse_pos.for "serial" spatial %{{.*}} to %c1{{(_[0-9]+)?}} attributes {bind = "blockIdx.x"} {
-//       CHECK:     sparse_pos.store
-//       CHECK:     sparse_pos.for "gmax.0" reduction
-//   CHECK-NOT:       bind
+//  CHECK-NEXT:   ^bb0(%{{.*}}: index):
+//  CHECK-NEXT:     sparse_pos.store %{{.*}}, %{{.*}}[] : <0, f32>
+//  CHECK-NEXT:   }
+//       CHECK:   sparse_pos.for "gmax.0.o" reduction {{.*}} {atomic, bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "gmax.0.i" reduction {{.*}} {atomic, bind = "threadIdx.x"}
 //       CHECK:       sparse_pos.for "gmax.1" reduction
 //   CHECK-NOT:         bind
 func.func @global_max(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
@@ -648,15 +649,15 @@ func.func @doubling_chain(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
 
 // -----
 
-// The maximum over rows and their non-zeros stays sequential, and its
-// inner loop's bounds are read from indptr: the host cannot read them
-// from GPU memory, so the whole nest runs as one thread (its feature
-// loop, split for blocks first, unbound again).
+// The maximum over rows and their non-zeros: the rows become blocks that
+// update C atomically, each row's non-zeros in turn (their bounds read
+// from indptr on the GPU), the features on threads.
 // CHECK-LABEL: func.func @column_maxima
 //       CHECK:   sparse_pos.for "init.0.o" spatial {{.*}} {bind = "blockIdx.x"}
-//       CHECK:   sparse_pos.for "serial" spatial {{.*}} {bind = "blockIdx.x"}
-//       CHECK:     sparse_pos.for "cm.0" reduction
-//   CHECK-NOT:     bind
+//       CHECK:   sparse_pos.for "cm.0" reduction {{.*}} {atomic, bind = "blockIdx.x"}
+//       CHECK:     sparse_pos.for "cm.1" reduction
+//   CHECK-NOT:       bind
+//       CHECK:       sparse_pos.for "cm.2" spatial {{.*}} {bind = "threadIdx.x"}
 //       CHECK:   return
 func.func @column_maxima(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %b: memref<?xf32>,
                          %c: memref<?xf32>, %m: index, %n: index, %nnz: index, %feat: index) {

@@ -11,6 +11,7 @@
 // RUN: sptir-opt %S/sparse_pos_auto_bind.mlir --split-input-file --pass-pipeline='builtin.module(sptir-to-gpu)' | FileCheck %s --check-prefix=DEFAULT
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=8},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=8},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=16 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=8},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWTILE
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=64 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=64},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWWARPS
+// RUN: sptir-opt %S/Inputs/row_extrema.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=rext.0 factor=4},sparse-pos-bind{loop=rext.0.i to=threadIdx.y},sparse-pos-split{loop=rext.1 factor=8},sparse-pos-bind{loop=rext.1.i to=threadIdx.x shuffle=true},sparse-pos-bind{loop=rx.0 to=blockIdx.x},sparse-pos-split{loop=rx.1 factor=32},sparse-pos-bind{loop=rx.1.i to=threadIdx.x atomic=true},sparse-pos-auto-bind,sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=EXTREMA
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -72,16 +73,18 @@
 // SHUFFLE-NOT: atom.
 
 // The default schedule on reductions other than float sums: integer sums
-// add atomically; a maximum stays a sequential host loop around a launch.
+// add atomically; a float maximum is one launch whose blocks update the
+// element in a compare-and-swap loop (the GPU has no float atomic max).
 // DEFAULT-LABEL: llvm.func @int_column_sums
 //       DEFAULT: gpu.binary @int_column_sums_kernel_0
 //  DEFAULT-SAME: atom.global.add.u32
 // DEFAULT-LABEL: llvm.func @column_maxima
-//       DEFAULT: llvm.br
+//   DEFAULT-NOT: llvm.br
 //       DEFAULT: gpu.launch_func @column_maxima_kernel_0::@column_maxima_kernel
-//       DEFAULT: llvm.br
+//   DEFAULT-NOT: llvm.br
 //       DEFAULT: gpu.binary @column_maxima_kernel_0
-//  DEFAULT-SAME: max.NaN.f32
+//  DEFAULT-SAME: max.NaN.f32 {{.09}}[[MAX:%r[0-9]+]], [[OLD:%r[0-9]+]], {{%r[0-9]+}};
+//  DEFAULT-SAME: atom{{[.a-z_]*}}.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[MAX]];
 
 // Four rows a block, each caching 16 non-zeros in its own 256-byte tiles:
 // its 8 lanes meet at bar.warp.sync on their own mask, never bar.sync.
@@ -100,3 +103,19 @@
 // ROWWARPS-SAME: %tid.z;\0A\09shl.b32 \09[[Z:%r[0-9]+]], %r{{[0-9]+}}, 2;\0A\09add.s32 \09[[ROW:%r[0-9]+]], %r{{[0-9]+}}, [[Z]];\0A\09add.s32 \09[[ID:%r[0-9]+]], [[ROW]], 1;
 // ROWWARPS-SAME: bar.sync \09[[ID]], 64;{{.*}}st.shared.b32{{.*}}st.shared.b32{{.*}}bar.sync \09[[ID]], 64;{{.*}}ld.shared
 // ROWWARPS-NOT: bar.warp.sync
+
+// Maxima and minima across lanes and threads: 8 lanes a row meet in three
+// shuffles of each reduction, combined by max.NaN.f32 (arith.maximumf) and
+// min.s32, with no atomics; a block's threads update the row atomically,
+// atom.global.min.s32 for the integer minimum and a compare-and-swap loop
+// for the float maximum.
+// EXTREMA: gpu.binary @rowext_kernel
+// EXTREMA-SAME: shfl.sync.bfly.b32 {{.09}}[[S1:%r[0-9]+]], [[M1:%r[0-9]+]], 4, 6175,
+// EXTREMA-SAME: min.s32 {{.09}}{{%r[0-9]+}}, [[M1]], [[S1]];
+// EXTREMA-SAME: shfl.sync.bfly.b32 {{.09}}[[S2:%r[0-9]+]], [[X1:%r[0-9]+]], 4, 6175,
+// EXTREMA-SAME: max.NaN.f32 {{.09}}{{%r[0-9]+}}, [[X1]], [[S2]];
+// EXTREMA-NOT: atom.
+// EXTREMA: gpu.binary @rowext_atomic_kernel_0
+// EXTREMA-SAME: atom.global.min.s32
+// EXTREMA-SAME: max.NaN.f32 {{.09}}[[NEW:%r[0-9]+]], [[OLD:%r[0-9]+]], {{%r[0-9]+}};
+// EXTREMA-SAME: atom{{[.a-z_]*}}.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[NEW]];

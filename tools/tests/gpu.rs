@@ -184,6 +184,59 @@ fn default_schedule_programs_verify_on_the_gpu() {
     println!("column maxima, a staged buffer, math functions, roundings, triangular solves and propagation verified on the GPU");
 }
 
+/// Row maxima and minima on the GPU: a row's non-zeros over 8 lanes that
+/// meet in warp shuffles of `max.NaN.f32` and `min.s32`, and over a
+/// block's threads that update the row atomically (a compare-and-swap loop
+/// for the float maximum, `atom.min.s32` for the integer minimum). The PTX
+/// is compiled everywhere; it runs where there is a GPU.
+#[test]
+fn row_extrema_verify_on_the_gpu() {
+    use sptir_runtime::cpu::KernelArg;
+    let schedules = [
+        (
+            "rowext",
+            "sparse-pos-split{loop=rext.0 factor=4},sparse-pos-bind{loop=rext.0.i to=threadIdx.y},\
+             sparse-pos-split{loop=rext.1 factor=8},sparse-pos-bind{loop=rext.1.i to=threadIdx.x shuffle=true}",
+        ),
+        (
+            "rowext_atomic",
+            "sparse-pos-bind{loop=rx.0 to=blockIdx.x},sparse-pos-split{loop=rx.1 factor=32},\
+             sparse-pos-bind{loop=rx.1.i to=threadIdx.x atomic=true}",
+        ),
+    ];
+    for (function, schedule) in schedules {
+        let pipeline = format!("builtin.module(lower-sparse-iter,{schedule},sparse-pos-auto-bind,sptir-stage2-to-gpu)");
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, inputs::ROW_EXTREMA, "row_extrema.mlir").unwrap();
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        if !cuda::available() {
+            println!("skipping the GPU run of {function}: no CUDA driver or GPU on this machine (its PTX compiled)");
+            continue;
+        }
+        let kernel = cuda::GpuKernel::compile(&module, 3).unwrap();
+        for (name, a) in matrices() {
+            let mut top = vec![f32::NAN; a.rows()];
+            let mut bottom = vec![-7; a.rows()];
+            kernel
+                .run(
+                    function,
+                    &mut [
+                        KernelArg::Ids(a.indptr()),
+                        KernelArg::Ids(a.indices()),
+                        KernelArg::Values(a.values()),
+                        KernelArg::Output(&mut top),
+                        KernelArg::Counts(&mut bottom),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(a.nnz()),
+                    ],
+                )
+                .unwrap();
+            assert_eq!((top, bottom), inputs::row_extrema(&a), "{function} on {name}");
+        }
+    }
+}
+
 /// A guarded kernel (`guard-memory-accesses`) whose rows run past indptr
 /// counts its failed checks on the GPU instead of faulting; the correct
 /// kernel, guarded the same way, fails none and is right.

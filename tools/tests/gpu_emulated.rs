@@ -797,6 +797,72 @@ fn warp_shuffled_row_sums() {
     }
 }
 
+/// Row maxima and minima split over lanes that meet in a warp shuffle
+/// (each lane starts from the reduction's identity, not zero; a lane past
+/// the row's end contributes the identity), under the same schedules as
+/// the row sums, and over blocks that update the rows atomically (a CAS
+/// loop for the float maximum). Empty rows, a hub row, rows shorter than
+/// the lanes, and values of both signs.
+#[test]
+fn shuffled_and_atomic_row_extrema() {
+    use sptir_runtime::cpu::KernelArg;
+    let mut hub = Csr::new(3, 200, vec![0, 0, 200, 201], (0..200).chain([7]).collect(), vec![1.0; 201]).unwrap();
+    randomize_values(&mut hub, 72);
+    let mut all = matrices();
+    all.push(hub);
+    let mut schedules: Vec<(&str, String)> = [(1, 4), (1, 32), (3, 8), (2, 32)]
+        .into_iter()
+        .map(|(rows, lanes)| {
+            let row_schedule = match rows {
+                1 => String::new(),
+                _ => format!(
+                    "sparse-pos-split{{loop=rext.0 factor={rows}}},sparse-pos-bind{{loop=rext.0.i to=threadIdx.y}},"
+                ),
+            };
+            let schedule = format!(
+                "{row_schedule}sparse-pos-split{{loop=rext.1 factor={lanes}}},\
+                 sparse-pos-bind{{loop=rext.1.i to=threadIdx.x shuffle=true}},"
+            );
+            ("rowext", schedule)
+        })
+        .collect();
+    // A row a block, its non-zeros over 32 threads that update the row
+    // atomically once the init's launch has set it.
+    schedules.push((
+        "rowext_atomic",
+        "sparse-pos-bind{loop=rx.0 to=blockIdx.x},sparse-pos-split{loop=rx.1 factor=32},\
+         sparse-pos-bind{loop=rx.1.i to=threadIdx.x atomic=true},"
+            .to_string(),
+    ));
+    for (function, schedule) in &schedules {
+        let pipeline = format!("builtin.module(lower-sparse-iter,{schedule}sparse-pos-auto-bind,{GPU_LOWERING})");
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, inputs::ROW_EXTREMA, "row_extrema.mlir").unwrap();
+        run_pipeline(&context, &mut module, &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        for a in &all {
+            let mut top = vec![f32::NAN; a.rows()];
+            let mut bottom = vec![-7; a.rows()];
+            kernel
+                .run(
+                    function,
+                    &mut [
+                        KernelArg::Ids(a.indptr()),
+                        KernelArg::Ids(a.indices()),
+                        KernelArg::Values(a.values()),
+                        KernelArg::Output(&mut top),
+                        KernelArg::Counts(&mut bottom),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(a.nnz()),
+                    ],
+                )
+                .unwrap();
+            assert_eq!((top, bottom), inputs::row_extrema(a), "{pipeline} on {} rows", a.rows());
+        }
+    }
+}
+
 /// Accumulation into a computed coordinate that may fall outside its
 /// buffer (C[i, k + 1]) on the CPU, under the default GPU schedule and
 /// with CSC's columns on blocks that add atomically: C's first column and

@@ -575,3 +575,33 @@ func.func @init_walks_child_of_reduction(%ip: memref<?xi32>, %y: memref<?xf32>, 
   }
   return
 }
+
+// -----
+
+// A name used before its definition that an init region then defines: the
+// use would refer into the region (and, were the op to fail to parse
+// later, to a destroyed value). Refused at the use.
+func.func @used_before_init_defines_it(%n: index) {
+  // expected-error@+1 {{this op uses a value that the init region of a later sparse_iter.iterate defines}}
+  %x = arith.addi %i, %i : index
+  %I = sparse_iter.dense_fixed %n
+  sparse_iter.iterate "t" [%I] "S" init {
+  ^bb0(%i: index):
+  } body {
+  ^bb0(%k: index):
+  }
+  return
+}
+
+// -----
+
+// The same where the iteration is cut short after its init region.
+func.func @used_before_init_defines_it_then_cut(%n: index) {
+  // expected-error@+1 {{this op uses a value that the init region of a later sparse_iter.iterate defines}}
+  %x = arith.addi %c, %c : index
+  %I = sparse_iter.dense_fixed %n
+  sparse_iter.iterate "t" [%I] "S" init {
+  ^bb0(%i: index):
+    %c = arith.constant 1 : index
+  } bogus
+}

@@ -19,7 +19,7 @@ func.func @ell_spmm(%cols: memref<?xi32>, %a: memref<?xf32>, %b: memref<?xf32>, 
       %bv = sparse_iter.load %B[%j, %k] : !sparse_iter.buffer<2, f32>
       %p = arith.mulf %av, %bv : f32
       %s = arith.addf %before, %p : f32
-      // CHECK: accumulate_before_loop.mlir:[[@LINE+1]]:7: error: lower-loop-bindings: a store in an atomic loop adds to a value of the element read before the loop
+      // CHECK: accumulate_before_loop.mlir:[[@LINE+1]]:7: error: lower-loop-bindings: a store in an atomic loop updates a value of the element read before the loop
       sparse_iter.store %s, %C[%i, %k] : !sparse_iter.buffer<2, f32>
     }
   }

@@ -1,6 +1,6 @@
-// Column maxima of a dense n x m matrix: a reduction whose updates blocks
-// cannot share, so the default GPU schedule leaves it sequential and
-// launches the columns once per row.
+// Column maxima of a dense n x m matrix: a reduction that is no sum, whose
+// rows the default GPU schedule puts on blocks that update each column's
+// maximum atomically (a compare-and-swap loop on the GPU).
 func.func @colmax(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
   %I = sparse_iter.dense_fixed %m
   %J = sparse_iter.dense_fixed %n

@@ -6,6 +6,7 @@ pub const COLUMN_MAXIMA: &str = include_str!("column_maxima.mlir");
 pub const STAGED_BUFFER: &str = include_str!("staged_buffer.mlir");
 pub const MATH_FUNCTIONS: &str = include_str!("math_functions.mlir");
 pub const ROW_SUMS: &str = include_str!("row_sums.mlir");
+pub const ROW_EXTREMA: &str = include_str!("../../../test/lowering/Inputs/row_extrema.mlir");
 pub const ROUNDINGS: &str = include_str!("roundings.mlir");
 pub const SHIFTED_CSC_SPMM: &str = include_str!("shifted_csc_spmm.mlir");
 pub const TRIANGULAR_SOLVE: &str = include_str!("../../../test/lowering/Inputs/triangular_solve.mlir");
@@ -128,6 +129,19 @@ fn roundings(x: f32) -> f64 {
 /// `rowsum` of `row_sums.mlir`: the sum of each row of `a`, in float64.
 pub fn row_sums(a: &sptir_runtime::Csr) -> Vec<f64> {
     (0..a.rows()).map(|r| a.row(r).map_or(0.0, |(_, values)| values.iter().map(|&v| v as f64).sum())).collect()
+}
+
+/// `rowext` of `row_extrema.mlir`: each row's largest value (-inf when
+/// empty) and smallest `(value * 1000) as i32` (i32::MAX when empty).
+pub fn row_extrema(a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
+    (0..a.rows())
+        .map(|r| {
+            let values = a.row(r).map_or(&[][..], |(_, values)| values);
+            let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let bottom = values.iter().map(|&v| (v * 1000.0) as i32).min().unwrap_or(i32::MAX);
+            (top, bottom)
+        })
+        .unzip()
 }
 
 /// `shifted` of `shifted_csc_spmm.mlir` with `a` the CSC structure (its

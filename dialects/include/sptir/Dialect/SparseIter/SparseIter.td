@@ -209,7 +209,7 @@ def SparseIter_IterateOp : SparseIter_Op<"iterate", [
   let regions = (region AnyRegion:$init, SizedRegion<1>:$body);
   let assemblyFormat = [{
     $label custom<AxisList>($axes, $fuse_groups) $kinds attr-dict-with-keyword
-    (`init` $init^)? `body` $body
+    custom<Regions>($init, $body)
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
