@@ -605,3 +605,39 @@ func.func @used_before_init_defines_it_then_cut(%n: index) {
     %c = arith.constant 1 : index
   } bogus
 }
+
+// -----
+
+// The inverse must take each target coordinate back to the source one
+// that map sent there; here the inner column offset is taken from the row.
+func.func @rewrite_inverse_wrong(%a: memref<?xf32>, %b: memref<?xf32>, %m: index, %n: index, %bm: index,
+                                 %bn: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %IO = sparse_iter.dense_fixed %bm
+  %JO = sparse_iter.dense_fixed %bn
+  %II = sparse_iter.dense_fixed %bm
+  %JI = sparse_iter.dense_fixed %bn
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %B = sparse_iter.match_buffer %b [%IO, %JO, %II, %JI] : memref<?xf32> -> !sparse_iter.buffer<4, f32>
+  // expected-error@+1 {{inverse does not undo map: map takes source coordinate (1, 0) to (0, 0, 1, 0), which inverse takes to (1, 1)}}
+  sparse_iter.format_rewrite %A -> %B
+      map affine_map<(i, j) -> (i floordiv 2, j floordiv 2, i mod 2, j mod 2)>
+      inverse affine_map<(io, jo, ii, ji) -> (io * 2 + ii, jo * 2 + ii)>
+      : !sparse_iter.buffer<2, f32> -> !sparse_iter.buffer<4, f32>
+  return
+}
+
+// -----
+
+// A map that sends two source coordinates to one target slot (0 and 1 to
+// block 0) has no inverse.
+func.func @rewrite_map_not_one_to_one(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{inverse does not undo map: map takes source coordinate (1) to (0), which inverse takes to (0)}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i floordiv 2)> inverse affine_map<(o) -> (o * 2)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}

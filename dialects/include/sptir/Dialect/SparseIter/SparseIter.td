@@ -277,6 +277,9 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     padding. The maps have no symbols, and their `mod`, `floordiv` and
     `ceildiv` divide by positive constants only (the verifier refuses
     others: the coordinates are computed with arith's divisions).
+    `inverse` must undo `map` (`inverse(map(x)) = x`: one source element a
+    target slot); the verifier tries it at sample coordinates and refuses
+    a rule where it fails, naming the coordinate.
 
     `decompose-format` consumes the rules: it rewrites every iteration that
     reads the source after the rule (in the rule's block, or nested in an
