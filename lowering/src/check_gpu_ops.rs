@@ -17,7 +17,7 @@
 //! as if every branch ran) is more than its local memory can hold.
 
 use crate::{
-    ir_query::{byte_size, enclosing, op_name, static_shape, symbol_name},
+    ir_query::{byte_size, op_name, static_shape},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
@@ -38,18 +38,10 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let mut functions = HashMap::new();
     let mut launches = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        match op_name(&op).as_str() {
-            "func.func" => {
-                if let Some(name) = symbol_name(&op) {
-                    functions.insert((scope(op), name), op);
-                }
-            }
-            "gpu.launch" => launches.push(op),
-            _ => {}
+        if op_name(&op) == "gpu.launch" {
+            launches.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
     });
@@ -86,11 +78,11 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
             if name == "func.call" {
                 let callee = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
                 let Some(callee) = callee.map(|c| c.value().to_string()) else { return WalkResult::Advance };
-                match functions.get(&(scope(op), callee.clone())) {
+                match crate::ir_query::callee(op) {
                     Some(function) if function.region(0).is_ok_and(|r| r.first_block().is_some()) => {
                         callees.push(function.to_raw().ptr as usize);
                         if checked.insert(function.to_raw().ptr as usize) {
-                            pending.push(*function);
+                            pending.push(function);
                         }
                     }
                     _ => {
@@ -148,11 +140,6 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
         }
     }
     Ok(())
-}
-
-/// The symbol table a call or function is in: its innermost module.
-fn scope(op: OperationRef<'_, '_>) -> usize {
-    enclosing(op, &["builtin.module"]).map_or(0, |module| module.to_raw().ptr as usize)
 }
 
 /// CUDA's limit on a thread's local memory (its stack frame).

@@ -123,6 +123,16 @@ pub fn symbol_name(op: &OperationRef<'_, '_>) -> Option<String> {
     melior::ir::attribute::StringAttribute::try_from(name).ok().map(|s| s.value().to_string())
 }
 
+/// The `func.func` a `func.call` calls: the one of its callee's name in
+/// the call's enclosing module. `None` for other ops and unknown callees.
+pub fn callee<'c>(call: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let attribute = call.attribute("callee").ok()?;
+    let name = melior::ir::attribute::FlatSymbolRefAttribute::try_from(attribute).ok()?.value().to_string();
+    let module = enclosing(call, &["builtin.module"])?;
+    let body = melior::ir::RegionLike::first_block(&module.region(0).ok()?)?;
+    block_ops(&body).into_iter().find(|op| op_name(op) == "func.func" && symbol_name(op).as_deref() == Some(&name))
+}
+
 /// Whether `value` is defined outside `op` (by an op or block before it),
 /// so that it is known before `op` runs: its defining op, or the op whose
 /// region holds the block it is an argument of, is neither `op` nor nested

@@ -377,25 +377,8 @@ fn writes(op: OperationRef<'_, '_>, depth: usize) -> Vec<usize> {
 
 /// Whether the function `call` calls writes memory, or has no body here.
 fn callee_writes(call: OperationRef<'_, '_>, depth: usize) -> bool {
-    let Some(name) = call
-        .attribute("callee")
-        .ok()
-        .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok().map(|s| s.value().to_string()))
-    else {
-        return true;
-    };
-    let module = std::iter::successors(call.parent_operation(), |op| op.parent_operation())
-        .find(|op| op_name(op) == "builtin.module");
-    let Some(module) = module else { return true };
-    let mut callee = None;
-    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "func.func" && crate::ir_query::symbol_name(&op).as_deref() == Some(name.as_str()) {
-            callee = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
-            return melior::ir::operation::WalkResult::Interrupt;
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    let Some(callee) = callee.filter(|f: &OperationRef| f.region(0).ok().and_then(|r| r.first_block()).is_some())
+    let Some(callee) =
+        crate::ir_query::callee(call).filter(|f| f.region(0).ok().and_then(|r| r.first_block()).is_some())
     else {
         return true;
     };
