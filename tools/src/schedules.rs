@@ -59,17 +59,10 @@ impl RowSpmm {
         let mut passes = Vec::new();
         let nonzeros = format!("{label}.1");
         let features = self.slices(&mut passes, &format!("{label}.2"), Some(&nonzeros));
-        let zeroing = self.slices(&mut passes, &format!("{label}.init.1"), None);
-        for features in [&features, &zeroing] {
-            self.features(&mut passes, features);
-        }
+        self.features(&mut passes, &features);
         let feat = self.slice_features(feat);
         passes.push(self.chunks(&format!("{features}.o"), &nonzeros, feat));
-        // The zeroing chunks too, so that each sum can start from the zero
-        // stored to its element instead of loading it back.
-        if passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll")) {
-            passes.push(format!("sparse-pos-unroll{{loop={zeroing}.o}}"));
-        }
+        self.clearing(&mut passes, &format!("{label}.init.1"));
         if self.cache > 0 {
             passes.push(format!("sparse-pos-split{{loop={nonzeros} factor={} clamp=true}}", self.cache));
             passes.push(format!("sparse-pos-cache-read{{loop={nonzeros}.i}}"));
@@ -223,15 +216,9 @@ impl RowSpmm {
             let features = self.slices(&mut passes, &format!("{label}.3"), Some(&nonzeros));
             self.features(&mut passes, &features);
             passes.push(self.chunks(&format!("{features}.o"), &nonzeros, feat));
-            // A bucket that owns its rows clears each first (as csr rows do),
-            // its chunks unrolled alike so that each sum starts from zero.
+            // A bucket that owns its rows clears each first, as csr rows do.
             if owns {
-                let unrolled = passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll"));
-                let clearing = self.slices(&mut passes, &format!("{label}.init.1"), None);
-                self.features(&mut passes, &clearing);
-                if unrolled {
-                    passes.push(format!("sparse-pos-unroll{{loop={clearing}.o}}"));
-                }
+                self.clearing(&mut passes, &format!("{label}.init.1"));
             }
             let copies = |w: usize| w * self.unrolled_chunks(feat);
             match *width {
@@ -244,6 +231,19 @@ impl RowSpmm {
             self.rows(&mut passes, &format!("{label}.1"), !owns);
         }
         passes.join(",")
+    }
+
+    /// A row's clearing, the features of loop `init`, on the lanes as its
+    /// sum's are, right after the sum's chunk pass: with the chunks
+    /// unrolled there, the clearing's too, so that each sum can start from
+    /// the zero stored to its element instead of loading it back.
+    fn clearing(&self, passes: &mut Vec<String>, init: &str) {
+        let unrolled = passes.last().is_some_and(|p| p.starts_with("sparse-pos-unroll"));
+        let clearing = self.slices(passes, init, None);
+        self.features(passes, &clearing);
+        if unrolled {
+            passes.push(format!("sparse-pos-unroll{{loop={clearing}.o}}"));
+        }
     }
 
     /// The most feature chunks a slice holds.
