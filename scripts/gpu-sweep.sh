@@ -9,7 +9,14 @@
 # docs/perf-data/2026-11-24-h100/):
 # - SpMM at 64 features took 2.6 to 3.9 times its time at 32 on the larger
 #   graphs (1.3 times for cuSPARSE): which shape of a row (lanes, vector,
-#   rows a warp, non-zeros a step) does better there, in csr and hyb;
+#   rows a warp, non-zeros a step) does better there, in csr and hyb, and
+#   at 128. The suspect (session 32): on graphs whose rows are short the
+#   kernel waits on each non-zero's chain of loads, and the default halves
+#   the rows a warp walks at once with each doubling of the features
+#   (16 rows of 8 lanes at 32, 8 of 16 at 64, 4 of 32 at 128), so the
+#   warps double while each still waits as long; 16 rows of 8 lanes
+#   walking 2 or 4 chunks each keeps the rows a warp and adds loads in
+#   flight instead;
 # - hyb SpMM at 32 features: its widest bucket no longer walks 8 non-zeros
 #   a step (rows share a warp), measured only in csr: against 8 again;
 # - feature slices, the default where B outgrows L2 from 256 features:
@@ -44,16 +51,17 @@ run() {
 start=$SECONDS
 for m in luxembourg_osm USA-road-d.NY-recon pubmed email-Enron ogbn-arxiv; do
   M=$(matrix $m)
-  run default --op spmm --matrix "$M" --feat 64 --baseline cusparse
-  # R,T,V[,CACHE,SLICE,UNROLL]: 8 rows of 16 lanes is the default.
+  run default --op spmm --matrix "$M" --feat 64,128 --baseline cusparse
+  # R,T,V[,CACHE,SLICE,UNROLL]: 8 rows of 16 lanes is the default at 64,
+  # 4 rows of 32 at 128.
   for shape in 8,16,4,0,0,8 16,8,4 4,16,4 4,32,2 2,32,4; do
-    run "row$shape" --op spmm --matrix "$M" --feat 64 --row-spmm $shape
+    run "row$shape" --op spmm --matrix "$M" --feat 64,128 --row-spmm $shape
   done
-  run hyb --op spmm --format hyb --matrix "$M" --feat 64
-  run hyb-x --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 64
+  run hyb --op spmm --format hyb --matrix "$M" --feat 64,128
+  run hyb-x --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 64,128
   for shape in 16,8,4 4,32,2; do
-    run "hyb-row$shape" --op spmm --format hyb --matrix "$M" --feat 64 --row-spmm $shape
-    run "hyb-x-row$shape" --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 64 --row-spmm $shape
+    run "hyb-row$shape" --op spmm --format hyb --matrix "$M" --feat 64,128 --row-spmm $shape
+    run "hyb-x-row$shape" --op spmm --format hyb --hyb-exclusive --matrix "$M" --feat 64,128 --row-spmm $shape
   done
 done > "$out/spmm64.jsonl"
 echo "spmm 64 sweep: $((SECONDS - start)) s"

@@ -328,17 +328,27 @@ static ParseResult parseRegions(OpAsmParser &parser, Region &init,
   return parseBody(parser, body);
 }
 
+/// A region with its yield left implicit, unless the yield carries
+/// attributes the implicit one would lose.
+static void printImplicitYield(OpAsmPrinter &printer, Region &region) {
+  Operation *terminator =
+      region.empty() || region.front().empty() ? nullptr
+                                               : &region.front().back();
+  bool plain = !terminator || (isa<YieldOp>(terminator) &&
+                               terminator->getAttrDictionary().empty());
+  printer.printRegion(region, /*printEntryBlockArgs=*/true,
+                      /*printBlockTerminators=*/!plain);
+}
+
 static void printRegions(OpAsmPrinter &printer, IterateOp, Region &init,
                          Region &body) {
   if (!init.empty()) {
     printer << "init ";
-    printer.printRegion(init, /*printEntryBlockArgs=*/true,
-                        /*printBlockTerminators=*/false);
+    printImplicitYield(printer, init);
     printer << " ";
   }
   printer << "body ";
-  printer.printRegion(body, /*printEntryBlockArgs=*/true,
-                      /*printBlockTerminators=*/false);
+  printImplicitYield(printer, body);
 }
 
 SmallVector<int64_t> IterateOp::getGroupSizes() {

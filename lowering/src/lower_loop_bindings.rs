@@ -21,8 +21,9 @@ use crate::{
     axis::detach,
     ir_builder::{erase, hoist_before, move_until_terminator, replace_uses, Builder},
     ir_query::{
-        computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name, outermost,
-        reduction, root_memref, shared_reduction, static_shape, touches_memory, users, view_root, LANE_CLUSTERS,
+        accumulation, computable_before, constant_index, defined_outside, encloses, holds_sync, marked_ops, op_name,
+        outermost, reduction, root_memref, shared_reduction, static_shape, touches_memory, users, view_root,
+        LANE_CLUSTERS,
     },
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
@@ -722,9 +723,12 @@ fn mark_accumulations<'c>(
         private || (across_blocks && shared)
     };
     let positions_own = |store: OperationRef<'c, 'c>| {
-        reduction(store).is_none() && store.operands().skip(2).any(|index| one_to_one(detach(index), position, 0))
+        accumulation(store).is_none() && store.operands().skip(2).any(|index| one_to_one(detach(index), position, 0))
     };
     let kind = if marker == ATOMIC { "an atomic" } else { "a shuffle" };
+    // One reduction a memref: threads' sums and maxima of one element
+    // would land in any order, and they do not commute.
+    let mut reductions: Vec<(Value<'c, 'c>, crate::reduction::Reduction)> = Vec::new();
     for store in stores.into_iter().filter(|&store| !own(store) && !positions_own(store)) {
         if reduction(store).is_none() {
             return Err(emit_error(
@@ -738,12 +742,20 @@ fn mark_accumulations<'c>(
                 format!("lower-loop-bindings: a store in {kind} loop updates the value it overwrites, but that old value is also read for something else here (another update, say), and threads updating at once would each read a different one; leave this loop sequential (bind a spatial loop outside it instead)"),
             ));
         }
-        if crate::ir_query::reduction_within(store, op).is_none() {
+        let Some((_, _, reduction)) = crate::ir_query::reduction_within(store, op) else {
             return Err(emit_error(
                 store.location(),
                 format!("lower-loop-bindings: a store in {kind} loop updates a value of the element read before the loop, so each position overwrites it with that value combined with its own term and the last one wins, which threads updating at once do not reproduce; read the element inside the loop, or leave the loop sequential"),
             ));
+        };
+        let memory = view_root(detach(store.operand(1).map_err(|_| emit_error(store.location(), "malformed store"))?));
+        if let Some(&(_, other)) = reductions.iter().find(|&&(m, other)| m == memory && other != reduction) {
+            return Err(emit_error(
+                store.location(),
+                format!("lower-loop-bindings: a store in {kind} loop updates an element by {} where another update in the loop uses {} on the same memory; threads doing both at once would apply them in any order, and they do not commute; leave this loop sequential, or update separate buffers", reduction.op_name(), other.op_name()),
+            ));
         }
+        reductions.push((memory, reduction));
         unsafe { OperationRefMut::from_raw(store.to_raw()) }.set_discardable_attribute(marker, value);
     }
     Ok(())

@@ -109,8 +109,8 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     elements: "lower-affine,check-element-types,check-gpu-ops,place-device-memory,convert-math-to-funcs{convert-ctlz=false min-width-of-fpowi-exponent=65},gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
-               math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-math-to-nvvm,\
-               vectorize-atomic-adds,lower-subgroup-reductions,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
+               math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-subgroup-reductions,lower-math-to-nvvm,\
+               vectorize-atomic-adds,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
                mark-noalias-kernel-arguments,gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\

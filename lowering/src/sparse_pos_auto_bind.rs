@@ -152,7 +152,8 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 /// GPU updates atomically, and nothing in `top` reads the arrays it
 /// updates but those updates (`W += e; Z += W` reads W's partial sums):
 /// the only updates that blocks running a reduction loop's positions at
-/// once can make.
+/// once can make. The updates of one array are by one reduction: a sum
+/// and a maximum of one element do not commute.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
         let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
@@ -164,19 +165,28 @@ fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     }
     let (mut own_loads, mut arrays) = (Vec::new(), Vec::new());
     let mut other_read = false;
+    let mut mixed = false;
     top.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::from_raw(op.to_raw()) };
         if op_name(&op) == "sparse_pos.store" {
-            own_loads.extend(crate::ir_query::reduction_within(op, top).map(|(load, _, _)| load.to_raw().ptr));
-            arrays.extend(op.operand(1).ok().map(crate::buffer::array));
+            let reduction = crate::ir_query::reduction_within(op, top);
+            own_loads.extend(reduction.map(|(load, _, _)| load.to_raw().ptr));
+            if let (Some(array), Some((_, _, reduction))) = (op.operand(1).ok().map(crate::buffer::array), reduction) {
+                mixed |= arrays.iter().any(|&(other, by)| other == array && by != reduction);
+                arrays.push((array, reduction));
+            }
         }
         WalkResult::Advance
     });
+    if mixed {
+        return false;
+    }
     top.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) != "sparse_pos.load" {
             return WalkResult::Advance;
         }
-        let accumulated = op.operand(0).is_ok_and(|buffer| arrays.contains(&crate::buffer::array(buffer)));
+        let accumulated =
+            op.operand(0).is_ok_and(|buffer| arrays.iter().any(|&(array, _)| array == crate::buffer::array(buffer)));
         if accumulated && !own_loads.contains(&op.to_raw().ptr) {
             other_read = true;
             return WalkResult::Interrupt;

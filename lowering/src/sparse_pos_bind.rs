@@ -162,7 +162,7 @@ fn store_following<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>>
     op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
         let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
         let follows = crate::ir_query::op_name(&inner) == "sparse_pos.store"
-            && crate::ir_query::reduction(inner).is_some()
+            && crate::ir_query::accumulation(inner).is_some()
             && inner.operands().skip(2).any(|v| crate::ir_query::depends_on(crate::axis::detach(v), position));
         if follows {
             found = Some(inner);

@@ -30,6 +30,7 @@ use crate::{
     ir_query::{describe_pair, encloses, op_name, reduction, root_memref, thread_dependent, users, view_root, VIEWS},
     lower_loop_bindings::{binding, is_for},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+    reduction::Reduction,
     sparse_pos_bind::{DIMENSIONS, SHUFFLE_LOOP},
     sparse_pos_cache_read::SHARED,
 };
@@ -44,7 +45,7 @@ use melior::{
     },
     Context,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub const PASS: PassDef = PassDef {
     name: "SynchronizeThreadLoops",
@@ -59,7 +60,9 @@ pub const PASS: PassDef = PassDef {
 enum Kind {
     Read,
     Write,
-    AtomicAdd,
+    /// A half of an atomic update by this reduction: updates by one
+    /// reduction commute with one another, a sum and a maximum do not.
+    Atomic(Reduction),
 }
 
 struct Access<'c> {
@@ -331,7 +334,8 @@ fn conflicts<'c>(
                 there
                     .iter()
                     .find(|b| {
-                        !matches!((a.kind, b.kind), (Kind::Read, Kind::Read) | (Kind::AtomicAdd, Kind::AtomicAdd))
+                        !(matches!((a.kind, b.kind), (Kind::Read, Kind::Read))
+                            || matches!((a.kind, b.kind), (Kind::Atomic(x), Kind::Atomic(y)) if x == y))
                     })
                     .map(|b| (a.op, b.op))
             });
@@ -463,18 +467,18 @@ fn same(a: Value<'_, '_>, b: Value<'_, '_>, depth: usize) -> bool {
 
 /// The memory accesses inside `nest`. Inside a loop bound with
 /// `atomic`, an accumulation's load and store are the two halves of an
-/// atomic addition; its other accesses (a row's zeroing, the copy into a
+/// atomic addition (or maximum, or minimum); its other accesses (a row's zeroing, the copy into a
 /// shared-memory tile and the reads of it) stay plain, as
 /// `lower-loop-bindings` leaves them, and are ordered like any other (a
 /// `shuffle` loop's are plain too: one lane reads and writes the total).
 fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> Vec<Access<'c>> {
-    let mut atomic_halves = HashSet::new();
+    let mut atomic_halves = HashMap::new();
     nest.walk(WalkOrder::PreOrder, |op| {
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
         let in_atomic_loop = || ancestors(op, outer, false).iter().any(|l| is_for(l) && l.has_attribute("atomic"));
         if op_name(&op) == "memref.store" && in_atomic_loop() {
-            if let Some((load, _, _)) = reduction(op) {
-                atomic_halves.extend([op.to_raw().ptr, load.to_raw().ptr]);
+            if let Some((load, _, reduction)) = reduction(op) {
+                atomic_halves.extend([(op.to_raw().ptr, reduction), (load.to_raw().ptr, reduction)]);
             }
         }
         WalkResult::Advance
@@ -486,7 +490,7 @@ fn accesses_of<'c>(outer: OperationRef<'c, 'c>, nest: OperationRef<'c, 'c>) -> V
         let kind = match name.as_str() {
             "memref.dim" | "memref.extract_aligned_pointer_as_index" => return WalkResult::Advance,
             _ if VIEWS.contains(&name.as_str()) => return WalkResult::Advance,
-            _ if atomic_halves.contains(&op.to_raw().ptr) => Kind::AtomicAdd,
+            _ if atomic_halves.contains_key(&op.to_raw().ptr) => Kind::Atomic(atomic_halves[&op.to_raw().ptr]),
             "memref.load" | "vector.load" => Kind::Read,
             _ => Kind::Write,
         };

@@ -1,5 +1,6 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(lower-loop-bindings)'
 // RUN: not sptir-opt %S/Inputs/accumulate_before_loop.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=rows.0 to=blockIdx.x},sparse-pos-bind{loop=rows.1 to=blockIdx.y},sparse-pos-bind{loop=nz.0 to=threadIdx.x atomic=true},sptir-stage2-to-launches)' 2>&1 | FileCheck %S/Inputs/accumulate_before_loop.mlir
+// RUN: not sptir-opt %S/Inputs/mixed_reductions.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-reorder{loops=mix.1,mix.0},sparse-pos-bind{loop=mix.1 to=blockIdx.x},sparse-pos-split{loop=mix.0 factor=4},sparse-pos-reorder{loops=mix.0.i,mix.0.o},sparse-pos-bind{loop=mix.0.i to=threadIdx.x atomic=true},sptir-stage2-to-launches)' 2>&1 | FileCheck %S/Inputs/mixed_reductions.mlir
 
 func.func @store_outside_thread_loop(%out: memref<?xf32>, %n: index, %v: f32) {
   %c0 = arith.constant 0 : index

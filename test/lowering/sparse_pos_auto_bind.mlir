@@ -10,6 +10,7 @@
 // RUN: sptir-opt %S/Inputs/triangular_solve.mlir -p 'builtin.module(sparse-fuse{iteration=solve loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=SOLVE
 // RUN: sptir-opt %S/Inputs/aliased_solve.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=ALIASED
 // RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=STEPS
+// RUN: sptir-opt %S/Inputs/mixed_reductions.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=MIXED
 // RUN: sptir-opt %S/Inputs/propagate.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=STEPLAUNCH
 // RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=FUSEDTTM
 // RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},sptir-to-gpu)' -o /dev/null
@@ -716,3 +717,10 @@ func.func @running_row_sums(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a:
   }
   return
 }
+
+// A sum and a maximum of one element (Inputs/mixed_reductions.mlir) do not
+// commute: the reduction loop stays sequential on the host, the spatial
+// loop inside it on blocks and threads, a launch per position.
+// MIXED: sparse_pos.for "mix.0" reduction %{{.*}} to %{{[a-z0-9_]*}} {
+// MIXED:   sparse_pos.for "mix.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+// MIXED:     sparse_pos.for "mix.1.i" spatial {{.*}} {bind = "threadIdx.x"}

@@ -12,6 +12,7 @@
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=8},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=8},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=16 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=8},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWTILE
 // RUN: sptir-opt %examples/csr_spmm.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=64},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=64},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-reorder{loops=csrmm.2.o,csrmm.1},sparse-pos-split{loop=csrmm.1 factor=64 clamp=true},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=64},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=ROWWARPS
 // RUN: sptir-opt %S/Inputs/row_extrema.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-split{loop=rext.0 factor=4},sparse-pos-bind{loop=rext.0.i to=threadIdx.y},sparse-pos-split{loop=rext.1 factor=8},sparse-pos-bind{loop=rext.1.i to=threadIdx.x shuffle=true},sparse-pos-bind{loop=rx.0 to=blockIdx.x},sparse-pos-split{loop=rx.1 factor=32},sparse-pos-bind{loop=rx.1.i to=threadIdx.x atomic=true},sparse-pos-auto-bind,sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=EXTREMA
+// RUN: sptir-opt %S/Inputs/shuffled_updates.mlir --pass-pipeline='builtin.module(lower-sparse-iter,sparse-pos-reorder{loops=cr.1,cr.0},sparse-pos-bind{loop=cr.1 to=blockIdx.x},sparse-pos-split{loop=cr.0 factor=8},sparse-pos-bind{loop=cr.0.i to=threadIdx.x shuffle=true},sparse-pos-split{loop=rr.1 factor=8},sparse-pos-bind{loop=rr.1.i to=threadIdx.x shuffle=true},sparse-pos-auto-bind,sptir-stage2-to-gpu)' | FileCheck %s --check-prefix=UPDATES
 
 // Stage I to PTX in one pipeline: the kernel is compiled in-process and
 // the host function launches it.
@@ -119,3 +120,16 @@
 // EXTREMA-SAME: atom.global.min.s32
 // EXTREMA-SAME: max.NaN.f32 {{.09}}[[NEW:%r[0-9]+]], [[OLD:%r[0-9]+]], {{%r[0-9]+}};
 // EXTREMA-SAME: atom{{[.a-z_]*}}.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[NEW]];
+
+// A maxnumf shuffled over lanes (Inputs/shuffled_updates.mlir): the
+// butterfly combines by max.f32, no libdevice. Beside a shuffled row sum,
+// each lane's in-place clamp of its own element is a plain store.
+// UPDATES: gpu.binary @colred_kernel
+// UPDATES-SAME: shfl.sync.bfly.b32 {{.09}}[[S:%r[0-9]+]], [[V:%r[0-9]+]], 4, 6175,
+// UPDATES-SAME: max.f32 {{.09}}{{%r[0-9]+}}, [[V]], [[S]];
+// UPDATES-NOT: __nv_
+// UPDATES: gpu.binary @rr_kernel
+// UPDATES-SAME: max.NaN.f32 {{.09}}[[C:%r[0-9]+]],
+// UPDATES-SAME: st.global.b32 {{.09}}[{{%rd[0-9]+}}], [[C]];
+// UPDATES-SAME: shfl.sync.bfly.b32
+// UPDATES-NOT: atom.

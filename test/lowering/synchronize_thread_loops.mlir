@@ -134,6 +134,44 @@ func.func @reads_and_atomics(%src: memref<?xf32>, %out: memref<?xf32>, %b: index
 
 
 // -----
+// Atomic maxima after atomic sums of the same element: a sum and a maximum
+// do not commute, so the sums must all land first (a barrier); maxima
+// after maxima would need none.
+// CHECK-LABEL: func.func @sums_then_maxima
+//       CHECK: } {atomic, bind = "threadIdx.x", sptir.label = "sums"}
+//  CHECK-NEXT: gpu.barrier
+//  CHECK-NEXT: scf.for
+//       CHECK: } {atomic, bind = "threadIdx.x", sptir.label = "maxima"}
+//   CHECK-NOT: gpu.barrier
+//       CHECK: } {atomic, bind = "threadIdx.x", sptir.label = "more maxima"}
+func.func @sums_then_maxima(%src: memref<?xf32>, %out: memref<?xf32>, %b: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %block = %c0 to %b step %c1 {
+    scf.for %t = %c0 to %c16 step %c1 {
+      %v = memref.load %src[%t] : memref<?xf32>
+      %o = memref.load %out[%c0] : memref<?xf32>
+      %s = arith.addf %o, %v : f32
+      memref.store %s, %out[%c0] : memref<?xf32>
+    } {atomic, bind = "threadIdx.x", sptir.label = "sums"}
+    scf.for %t = %c0 to %c16 step %c1 {
+      %v = memref.load %src[%t] : memref<?xf32>
+      %o = memref.load %out[%c0] : memref<?xf32>
+      %s = arith.maximumf %o, %v : f32
+      memref.store %s, %out[%c0] : memref<?xf32>
+    } {atomic, bind = "threadIdx.x", sptir.label = "maxima"}
+    scf.for %t = %c0 to %c16 step %c1 {
+      %v = memref.load %src[%t] : memref<?xf32>
+      %o = memref.load %out[%c0] : memref<?xf32>
+      %s = arith.maximumf %v, %o : f32
+      memref.store %s, %out[%c0] : memref<?xf32>
+    } {atomic, bind = "threadIdx.x", sptir.label = "more maxima"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}
+
+// -----
 // Every thread reads what one thread wrote: a barrier before the read
 // that runs outside the thread loops.
 // CHECK-LABEL: func.func @broadcast_read

@@ -75,5 +75,21 @@ func.func @iterations(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memre
       sparse_iter.store %v, %A[%i, %j] : !sparse_iter.buffer<2, f32>
     }
   }
+
+  // A yield with attributes is printed (an implicit one would lose them);
+  // a plain one is left implicit.
+  // CHECK: sparse_iter.iterate "noted" [%{{.*}}, %{{.*}}] "SR" init {
+  // CHECK-NEXT: ^bb0(%{{.*}}: index):
+  // CHECK-NEXT: sparse_iter.yield {note = 1 : i64}
+  // CHECK-NEXT: } body {
+  // CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index):
+  // CHECK-NEXT: }
+  sparse_iter.iterate "noted" [%I, %J] "SR" init {
+  ^bb0(%i: index):
+    sparse_iter.yield {note = 1}
+  } body {
+  ^bb0(%i: index, %j: index):
+    sparse_iter.yield
+  }
   return
 }
