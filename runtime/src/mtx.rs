@@ -351,7 +351,16 @@ fn parse_value(line: usize, field: Field, token: &str) -> Result<f32, MtxError> 
     let not_numeric = || MtxError::NotNumeric { line, what: "value", token: excerpt(token) };
     match field {
         Field::Pattern => Ok(1.0),
-        Field::Integer => token.parse::<i64>().map(|v| v as f32).map_err(|_| not_numeric()),
+        Field::Integer => match token.parse::<i64>() {
+            Ok(value) => Ok(value as f32),
+            // An integer past i64 is still one; as an f32 it is finite up
+            // to about 3.4e38.
+            Err(_) if is_digits(token.strip_prefix(['-', '+']).unwrap_or(token)) => {
+                let value = token.parse::<f64>().map_err(|_| not_numeric())? as f32;
+                value.is_finite().then_some(value).ok_or_else(|| MtxError::NotFinite { line, token: excerpt(token) })
+            }
+            Err(_) => Err(not_numeric()),
+        },
         Field::Real => {
             // Fortran writes exponents with D (1.5D+03), as some
             // collections' files still do.
@@ -552,6 +561,14 @@ mod tests {
         assert_eq!(a.nnz(), 6);
         assert_eq!(a.to_dense().unwrap(), vec![1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
         assert_eq!(a.transpose(), a);
+    }
+
+    #[test]
+    fn integers_past_i64_are_read_or_called_too_large() {
+        let a = parse("%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 -99999999999999999999\n").unwrap();
+        assert_eq!(a.values(), &[-1e20]);
+        let huge = format!("%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 1{}\n", "0".repeat(40));
+        assert!(matches!(parse(&huge), Err(MtxError::NotFinite { line: 3, .. })));
     }
 
     #[test]

@@ -1151,6 +1151,24 @@ fn bench_rejects_options_it_would_ignore() {
     fails_with(&with(&["--tolerance", "inf"]), "--tolerance must be a finite number at least 0");
     fails_with(&with(&["--tolerance", "1e400"]), "--tolerance must be a finite number at least 0");
     fails_with(&with(&["--ell-panel-slots", "0"]), "--ell-panel-slots must be at least 1");
+    // Values no format takes, whatever the format.
+    fails_with(&with(&["--block", "0"]), "--block (block: the bsr block size) must be at least 1");
+    fails_with(&with(&["--col-parts", "0"]), "--col-parts (col_parts: the hyb column partitions) must be at least 1");
+    fails_with(
+        &with(&["--bucket-exp", "31"]),
+        "--bucket-exp (bucket_exp: the hyb bucket widths up to 2^k) must be at most 30",
+    );
+    fails_with(&with(&["--feat", "99999999999999999999"]), "feature size '99999999999999999999' is too large");
+    // The bench specializes the kernel itself: the stage's list does not
+    // offer specialize-arguments, and naming it says why.
+    fails_with(
+        &with(&["--stage1", "lower-sparse-iter"]),
+        "(sparse-reorder, sparse-fuse, decompose-format, canonicalize, cse)",
+    );
+    fails_with(
+        &with(&["--stage1", "specialize-arguments{function=csr_spmm}"]),
+        "sptir-bench specializes the kernel for this run's sizes itself",
+    );
     // One GPU schedule at a time, and none where --tune picks it.
     let bind = "sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}";
     fails_with(

@@ -253,6 +253,9 @@ fn parse_reps(text: &str) -> Result<usize, String> {
 fn parse_feat(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("feature size '{text}' is too large (at most {})", usize::MAX))
+        }
         _ => Err(format!("expected a feature size of at least 1, got '{text}'")),
     }
 }
@@ -883,7 +886,7 @@ fn pass_list(text: &str) -> Option<String> {
 }
 
 /// The passes that rewrite stage I, which --stage1 may name.
-const STAGE1_PASSES: [&str; 4] = ["sparse-reorder", "sparse-fuse", "decompose-format", "specialize-arguments"];
+const STAGE1_PASSES: [&str; 3] = ["sparse-reorder", "sparse-fuse", "decompose-format"];
 
 /// Clean-ups that keep any stage what it is.
 const CLEANUPS: [&str; 2] = ["canonicalize", "cse"];
@@ -1139,16 +1142,17 @@ fn check_options(args: &Args) -> Result<(), String> {
     }
     // Also a configuration's values, checked with the command line before
     // any run (a file's section for another feature size may hold them).
-    if args.format == FormatArg::Bsr && args.block == 0 {
+    // Values no format takes are refused whatever the format.
+    if args.block == 0 {
         return Err("--block (block: the bsr block size) must be at least 1".into());
     }
-    if args.format == FormatArg::Hyb && args.col_parts == 0 {
+    if args.col_parts == 0 {
         return Err("--col-parts (col_parts: the hyb column partitions) must be at least 1".into());
     }
     if args.hyb_exclusive && (args.op != OpArg::Spmm || args.format != FormatArg::Hyb) {
         return Err("--hyb-exclusive (hyb_exclusive) applies to spmm in hyb".into());
     }
-    if let Some(bucket_exp) = args.bucket_exp.filter(|&k| args.format == FormatArg::Hyb && k > 30) {
+    if let Some(bucket_exp) = args.bucket_exp.filter(|&k| k > 30) {
         return Err(format!(
             "--bucket-exp (bucket_exp: the hyb bucket widths up to 2^k) must be at most 30 (2^k fits in i32), got {bucket_exp}"
         ));
@@ -1158,6 +1162,16 @@ fn check_options(args: &Args) -> Result<(), String> {
     }
     if args.tune && args.emit.is_some() {
         return Err("--tune times the runs, and --emit makes none: drop one".into());
+    }
+    for (list, name) in [(&args.stage1, "--stage1"), (&args.schedule, "--schedule")] {
+        if list.as_deref().is_some_and(|passes| passes.contains("specialize-arguments")) {
+            // Its constants would stand for sizes this run may not have: a
+            // kernel specialized for more rows than the matrix has reads
+            // past its arrays.
+            return Err(format!(
+                "{name}: sptir-bench specializes the kernel for this run's sizes itself (and --generic keeps it generic); drop specialize-arguments"
+            ));
+        }
     }
     check_pass_names("--stage1", args.stage1.as_deref(), |name| STAGE1_PASSES.contains(&name))?;
     if args.stage1.as_deref().is_some_and(|list| list.contains("decompose-format") && list.contains("rule=")) {
@@ -1211,16 +1225,6 @@ fn check_options(args: &Args) -> Result<(), String> {
     }
     if args.sddmm.is_some() && args.stage1.is_some() {
         return Err("--sddmm sets the stage I schedule itself (sparse-fuse where it needs one): drop --stage1".into());
-    }
-    for (list, name) in [(&args.stage1, "--stage1"), (&args.schedule, "--schedule")] {
-        if list.as_deref().is_some_and(|passes| passes.contains("specialize-arguments")) {
-            // Its constants would stand for sizes this run may not have: a
-            // kernel specialized for more rows than the matrix has reads
-            // past its arrays.
-            return Err(format!(
-                "{name}: sptir-bench specializes the kernel for this run's sizes itself (unless --generic); drop specialize-arguments"
-            ));
-        }
     }
     if args.baseline.is_some() && args.device != Device::Cuda {
         return Err("--baseline cusparse needs --device cuda".into());
