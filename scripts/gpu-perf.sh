@@ -59,5 +59,7 @@ for graph in "$graphs"/*.mtx.gz rmat:17:16:0 rmat:18:64:0; do
   done
 done
 grep -c "\"verified\":true,.*\"build\":\"$build\"" "$out"
-if grep "\"build\":\"$build\"" "$out" | grep -q '"verified":false'; then status=1; fi
+# grep -c reads to the end: a grep -q that stopped early would kill the
+# first grep, and pipefail would then hide a failed run.
+if [ "$(grep "\"build\":\"$build\"" "$out" | grep -c '"verified":false')" != 0 ]; then status=1; fi
 exit $status

@@ -20,11 +20,15 @@ echo "== Stage III: scf/memref/arith (sptir-to-stage3)"
 $bin/sptir-opt examples/csr_spmm.mlir --sptir-to-stage3
 echo
 echo "== Stage I to PTX (sptir-to-gpu, default schedule), the kernel's entry"
-$bin/sptir-bench --op spmm --format csr --matrix data/graphs/cora.mtx.gz --emit ptx | grep -m1 -A3 '.entry'
+# Whole outputs into variables first: a grep that stops reading early
+# would kill the writer (SIGPIPE), which pipefail reports as a failure.
+ptx=$($bin/sptir-bench --op spmm --format csr --matrix data/graphs/cora.mtx.gz --emit ptx)
+grep -m1 -A3 '.entry' <<<"$ptx"
 echo
 # On the GPU when the CUDA driver is there, else on the CPU JIT.
 device=cpu
-if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then device=cuda; fi
+libraries=$(ldconfig -p 2>/dev/null || true)
+if grep -q 'libcuda.so.1' <<<"$libraries"; then device=cuda; fi
 echo "== Run on cora ($device), checked against the float64 reference"
 for op in spmm sddmm; do
   $bin/sptir-bench --op "$op" --format csr --matrix data/graphs/cora.mtx.gz --feat 32 --device "$device" "$@"
