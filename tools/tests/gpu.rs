@@ -191,7 +191,6 @@ fn default_schedule_programs_verify_on_the_gpu() {
 /// is compiled everywhere; it runs where there is a GPU.
 #[test]
 fn row_extrema_verify_on_the_gpu() {
-    use sptir_runtime::cpu::KernelArg;
     let schedules = [
         (
             "rowext",
@@ -217,21 +216,7 @@ fn row_extrema_verify_on_the_gpu() {
         for (name, a) in matrices() {
             let mut top = vec![f32::NAN; a.rows()];
             let mut bottom = vec![-7; a.rows()];
-            kernel
-                .run(
-                    function,
-                    &mut [
-                        KernelArg::Ids(a.indptr()),
-                        KernelArg::Ids(a.indices()),
-                        KernelArg::Values(a.values()),
-                        KernelArg::Output(&mut top),
-                        KernelArg::Counts(&mut bottom),
-                        KernelArg::Index(a.rows()),
-                        KernelArg::Index(a.cols()),
-                        KernelArg::Index(a.nnz()),
-                    ],
-                )
-                .unwrap();
+            kernel.run(function, &mut inputs::row_extrema_args(&a, &mut top, &mut bottom)).unwrap();
             assert_eq!((top, bottom), inputs::row_extrema(&a), "{function} on {name}");
         }
     }

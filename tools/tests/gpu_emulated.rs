@@ -805,7 +805,6 @@ fn warp_shuffled_row_sums() {
 /// the lanes, and values of both signs.
 #[test]
 fn shuffled_and_atomic_row_extrema() {
-    use sptir_runtime::cpu::KernelArg;
     let mut hub = Csr::new(3, 200, vec![0, 0, 200, 201], (0..200).chain([7]).collect(), vec![1.0; 201]).unwrap();
     randomize_values(&mut hub, 72);
     let mut all = matrices();
@@ -843,21 +842,7 @@ fn shuffled_and_atomic_row_extrema() {
         for a in &all {
             let mut top = vec![f32::NAN; a.rows()];
             let mut bottom = vec![-7; a.rows()];
-            kernel
-                .run(
-                    function,
-                    &mut [
-                        KernelArg::Ids(a.indptr()),
-                        KernelArg::Ids(a.indices()),
-                        KernelArg::Values(a.values()),
-                        KernelArg::Output(&mut top),
-                        KernelArg::Counts(&mut bottom),
-                        KernelArg::Index(a.rows()),
-                        KernelArg::Index(a.cols()),
-                        KernelArg::Index(a.nnz()),
-                    ],
-                )
-                .unwrap();
+            kernel.run(function, &mut inputs::row_extrema_args(a, &mut top, &mut bottom)).unwrap();
             assert_eq!((top, bottom), inputs::row_extrema(a), "{pipeline} on {} rows", a.rows());
         }
     }

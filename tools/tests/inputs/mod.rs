@@ -131,6 +131,25 @@ pub fn row_sums(a: &sptir_runtime::Csr) -> Vec<f64> {
     (0..a.rows()).map(|r| a.row(r).map_or(0.0, |(_, values)| values.iter().map(|&v| v as f64).sum())).collect()
 }
 
+/// The arguments of `rowext` and `rowext_atomic` of `row_extrema.mlir`.
+pub fn row_extrema_args<'a>(
+    a: &'a sptir_runtime::Csr,
+    top: &'a mut [f32],
+    bottom: &'a mut [i32],
+) -> Vec<sptir_runtime::cpu::KernelArg<'a>> {
+    use sptir_runtime::cpu::KernelArg;
+    vec![
+        KernelArg::Ids(a.indptr()),
+        KernelArg::Ids(a.indices()),
+        KernelArg::Values(a.values()),
+        KernelArg::Output(top),
+        KernelArg::Counts(bottom),
+        KernelArg::Index(a.rows()),
+        KernelArg::Index(a.cols()),
+        KernelArg::Index(a.nnz()),
+    ]
+}
+
 /// `rowext` of `row_extrema.mlir`: each row's largest value (-inf when
 /// empty) and smallest `(value * 1000) as i32` (i32::MAX when empty).
 pub fn row_extrema(a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
