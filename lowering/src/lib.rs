@@ -10,6 +10,7 @@ pub mod bound_stack_allocations;
 pub mod buffer;
 pub mod check_element_types;
 pub mod check_gpu_ops;
+pub mod check_stage_three;
 pub mod clamp_guarded_loops;
 pub mod contract_float_ops;
 pub mod decompose_format;
@@ -113,6 +114,7 @@ pub static PASSES: &[PassDef] = &[
     serialize_launches::PASS,
     expand_f8_conversions::PASS,
     check_element_types::PASS,
+    check_stage_three::PASS,
     check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
     split_fma_accumulations::PASS,

@@ -47,7 +47,7 @@ pub const SPTIR_F8_IN_F32: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "lower-affine,loop-invariant-code-motion,clamp-guarded-loops,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
+    elements: "check-stage-three,lower-affine,loop-invariant-code-motion,clamp-guarded-loops,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
                sptir-f8-in-f32,func.func(llvm-request-c-wrappers),\
                widen-power-bases,widen-power-exponents,convert-math-to-funcs{convert-ctlz=false},convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
@@ -106,7 +106,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "lower-affine,check-element-types,check-gpu-ops,place-device-memory,convert-math-to-funcs{convert-ctlz=false min-width-of-fpowi-exponent=65},gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
+    elements: "check-stage-three,lower-affine,check-element-types,check-gpu-ops,place-device-memory,convert-math-to-funcs{convert-ctlz=false min-width-of-fpowi-exponent=65},gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
                math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-subgroup-reductions,lower-math-to-nvvm,\
