@@ -86,7 +86,8 @@ fn lower<'c>(
         return Err(emit_error(
             location,
             format!(
-                "lower-shuffle-accumulations: a warp shuffle moves 32-bit scalars; this sum is {}",
+                "lower-shuffle-accumulations: a warp shuffle moves 32-bit scalars; this {} is {}",
+                split.reduction.noun(),
                 split.terms.r#type()
             ),
         ));

@@ -82,11 +82,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 }
 
 /// Regroups a store of `(m[i] + a) + b` into `m[i]` (either order of
-/// each sum; addf or addi; the inner sum used only there) as
-/// `m[i] + (a + b)`, where neither term reads `m[i]`: an accumulation of
-/// two terms (a relation's product and a self loop's) is then one that
-/// threads can share, atomically or by shuffles, as a sum of one is. A
-/// float sum so regrouped may round differently, as any reordered one.
+/// each sum; addf or addi, or one maximum or minimum op throughout: a
+/// `Reduction`; the inner sum used only there) as `m[i] + (a + b)`, where
+/// neither term reads `m[i]`: an accumulation of two terms (a relation's
+/// product and a self loop's) is then one that threads can share,
+/// atomically or by shuffles, as a sum of one is. A float sum so regrouped
+/// may round differently, as any reordered one.
 fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -> Result<(), PassFailed> {
     loop {
         let mut stores = Vec::new();
@@ -127,13 +128,13 @@ fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -
 fn regroupable<'c>(
     store: OperationRef<'c, 'c>,
 ) -> Option<(OperationRef<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>, Value<'c, 'c>, OperationRef<'c, 'c>)> {
-    if accumulation(store).is_some() {
+    if crate::ir_query::reduction(store).is_some() {
         return None;
     }
     let sum = |value: Value<'c, 'c>| -> Option<OperationRef<'c, 'c>> {
         let owner = crate::ir_query::op_result(value).ok()?.owner();
         let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(owner.to_raw()) };
-        matches!(crate::ir_query::op_name(&owner).as_str(), "arith.addf" | "arith.addi").then_some(owner)
+        crate::reduction::Reduction::of(&owner).is_some().then_some(owner)
     };
     let operands = |op: OperationRef<'c, 'c>| Some((detach(op.operand(0).ok()?), detach(op.operand(1).ok()?)));
     let outer = sum(detach(store.operand(0).ok()?))?;

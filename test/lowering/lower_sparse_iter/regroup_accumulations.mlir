@@ -100,3 +100,41 @@ func.func @flags(%x: memref<?xi32>, %y: memref<?xi32>, %u: memref<?xf32>, %v: me
   }
   return
 }
+
+// -----
+
+// A maximum of two terms regroups the same way, `max(b, max(acc, a))` as
+// `max(acc, max(a, b))`; a maximum around a sum does not (two reductions).
+// CHECK-LABEL: func.func @two_maxima
+//       CHECK: %[[ACC:[^ ]+]] = sparse_pos.load %[[Y:[^ ]+]][%[[I:[^ ]+]]] : <1, i32>
+//       CHECK: %[[A:[^ ]+]] = sparse_pos.load %{{[^ ]+}}[%[[I]]] : <1, i32>
+//       CHECK: %[[B:[^ ]+]] = arith.muli %[[A]], %[[A]] : i32
+//       CHECK: %[[TERMS:[^ ]+]] = arith.maxsi %[[A]], %[[B]] : i32
+//       CHECK: %[[MAX:[^ ]+]] = arith.maxsi %[[ACC]], %[[TERMS]] : i32
+//       CHECK: sparse_pos.store %[[MAX]], %[[Y]][%[[I]]] : <1, i32>
+//       CHECK: %[[ACC2:[^ ]+]] = sparse_pos.load
+//       CHECK: %[[PARTIAL:[^ ]+]] = arith.addi %[[ACC2]], %{{[^ ]+}} : i32
+//       CHECK: arith.maxsi %{{[^ ]+}}, %[[PARTIAL]] : i32
+func.func @two_maxima(%x: memref<?xi32>, %y: memref<?xi32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %X = sparse_iter.match_buffer %x [%I] : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+  sparse_iter.iterate "it" [%I] "R" body {
+  ^bb0(%i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, i32>
+    %a = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, i32>
+    %b = arith.muli %a, %a : i32
+    %partial = arith.maxsi %acc, %a : i32
+    %max = arith.maxsi %b, %partial : i32
+    sparse_iter.store %max, %Y[%i] : !sparse_iter.buffer<1, i32>
+  }
+  sparse_iter.iterate "mixed" [%I] "R" body {
+  ^bb0(%i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, i32>
+    %a = sparse_iter.load %X[%i] : !sparse_iter.buffer<1, i32>
+    %partial = arith.addi %acc, %a : i32
+    %max = arith.maxsi %a, %partial : i32
+    sparse_iter.store %max, %Y[%i] : !sparse_iter.buffer<1, i32>
+  }
+  return
+}
