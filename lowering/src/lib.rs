@@ -41,6 +41,7 @@ pub mod place_device_memory;
 pub mod privatize_row_tiles;
 pub mod promote_accumulators;
 pub mod reduction;
+pub mod relax_atomic_updates;
 pub mod serialize_launches;
 pub mod sink_shuffle_guards;
 pub mod sparse_fuse;
@@ -117,6 +118,7 @@ pub static PASSES: &[PassDef] = &[
     check_stage_three::PASS,
     check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
+    relax_atomic_updates::PASS,
     split_fma_accumulations::PASS,
     widen_power_bases::PASS,
     widen_power_exponents::PASS,

@@ -110,7 +110,7 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
                math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-subgroup-reductions,lower-math-to-nvvm,\
-               vectorize-atomic-adds,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,canonicalize,\
+               vectorize-atomic-adds,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,relax-atomic-updates,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
                mark-noalias-kernel-arguments,gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\

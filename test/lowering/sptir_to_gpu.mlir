@@ -85,7 +85,7 @@
 //   DEFAULT-NOT: llvm.br
 //       DEFAULT: gpu.binary @column_maxima_kernel_0
 //  DEFAULT-SAME: max.NaN.f32 {{.09}}[[MAX:%r[0-9]+]], [[OLD:%r[0-9]+]], {{%r[0-9]+}};
-//  DEFAULT-SAME: atom{{[.a-z_]*}}.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[MAX]];
+//  DEFAULT-SAME: atom.relaxed.gpu.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[MAX]];
 
 // Four rows a block, each caching 16 non-zeros in its own 256-byte tiles:
 // its 8 lanes meet at bar.warp.sync on their own mask, never bar.sync.
@@ -119,7 +119,7 @@
 // EXTREMA: gpu.binary @rowext_atomic_kernel_0
 // EXTREMA-SAME: atom.global.min.s32
 // EXTREMA-SAME: max.NaN.f32 {{.09}}[[NEW:%r[0-9]+]], [[OLD:%r[0-9]+]], {{%r[0-9]+}};
-// EXTREMA-SAME: atom{{[.a-z_]*}}.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[NEW]];
+// EXTREMA-SAME: atom.relaxed.gpu.global.cas.b32 {{.09}}{{%r[0-9]+}}, [{{%rd[0-9]+}}], [[OLD]], [[NEW]];
 
 // A maxnumf shuffled over lanes (Inputs/shuffled_updates.mlir): the
 // butterfly combines by max.f32, no libdevice. Beside a shuffled row sum,
