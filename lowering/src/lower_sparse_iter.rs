@@ -60,6 +60,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     regroup_accumulations(context, root)?;
+    select_guarded_reductions(context, root)?;
     // Nested iterations are lowered from inside their parent.
     let outermost = outermost(root, |op| is_iteration(op));
     let mut lowering = Lowering { context, aux: AuxBuffers::new(context) };
@@ -120,6 +121,92 @@ fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -
             }
         }
     }
+}
+
+/// Rewrites a reduction under a guard, `if c { m[i] = max(m[i], t) }`
+/// (any `Reduction`; in an iteration, no else), as the unguarded
+/// `m[i] = max(m[i], select(c, t, identity))`: the guard's block holds
+/// only stage I loads (which read an unstored or out-of-range coordinate
+/// as its default, never out of bounds), pure arithmetic, and stores that
+/// reduce into the element they load. Where the condition fails, the
+/// element is stored back as it was. A guard that the data decides (a
+/// ReLU-masked maximum, a count of positives) then no longer stands
+/// between a row's lanes and their warp shuffle, nor keeps the update from
+/// being shared.
+fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_>) -> Result<(), PassFailed> {
+    let mut guards = Vec::new();
+    root.walk(WalkOrder::PostOrder, |op| {
+        let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+        let in_iteration = crate::ir_query::enclosing(op, &["sparse_iter.iterate"]).is_some();
+        if crate::ir_query::op_name(&op) == "scf.if" && in_iteration && guarded_reductions(op).is_some() {
+            guards.push(op);
+        }
+        WalkResult::Advance
+    });
+    for guard in guards {
+        let location = guard.location();
+        let Some(stores) = guarded_reductions(guard) else { continue };
+        let condition = detach(guard.operand(0).map_err(|_| emit_error(location, "malformed scf.if"))?);
+        for (store, term, reduction) in stores {
+            let combined = crate::ir_query::op_result(detach(
+                store.operand(0).map_err(|_| emit_error(location, "malformed store"))?,
+            ))
+            .map_err(|_| emit_error(location, "lower-sparse-iter: a reduction without its op"))?
+            .owner();
+            let combined: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(combined.to_raw()) };
+            let identity = reduction.identity(context, term.r#type()).ok_or_else(|| {
+                emit_error(location, "lower-sparse-iter: internal: a guarded reduction without an identity")
+            })?;
+            let builder = Builder::before(context, combined)
+                .ok_or_else(|| emit_error(location, "lower-sparse-iter: an op outside a block"))?
+                .at(combined.location());
+            let identity = builder.value(arith::constant(context, identity, combined.location()));
+            let selected = builder.value(arith::select(condition, term, identity, combined.location()));
+            let position = (0..2).find(|&n| combined.operand(n).map(detach).ok() == Some(term)).ok_or_else(|| {
+                emit_error(location, "lower-sparse-iter: internal: a reduction's term is not its operand")
+            })?;
+            unsafe { OperationRefMut::from_raw(combined.to_raw()) }.set_operand(position, selected);
+        }
+        crate::ir_builder::inline_region(guard, 0);
+    }
+    Ok(())
+}
+
+/// The reductions `store`s of a guard that `select_guarded_reductions`
+/// can take (with their terms), if it can: no results, no else, and a
+/// block of stage I loads, pure arithmetic and reductions that have an
+/// identity for their type.
+#[allow(clippy::type_complexity)]
+fn guarded_reductions<'c>(
+    guard: OperationRef<'c, 'c>,
+) -> Option<Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, crate::reduction::Reduction)>> {
+    let empty = |n: usize| {
+        guard.region(n).ok().and_then(|r| r.first_block()).is_none_or(|b| b.first_operation() == b.terminator())
+    };
+    if guard.result_count() != 0 || guard.region_count() != 2 || !empty(1) {
+        return None;
+    }
+    let block = guard.region(0).ok()?.first_block()?;
+    let context = guard.context();
+    let context = unsafe { context.to_ref() };
+    let mut stores = Vec::new();
+    for op in crate::ir_query::block_ops(&block) {
+        match crate::ir_query::op_name(&op).as_str() {
+            "scf.yield" | "sparse_iter.load" => {}
+            "sparse_iter.store" => {
+                let (load, term, reduction) = crate::ir_query::reduction(op)?;
+                let load_here = load.block().is_some_and(|b| b == block);
+                reduction.identity(context, term.r#type())?;
+                if !load_here {
+                    return None;
+                }
+                stores.push((op, term, reduction));
+            }
+            _ if crate::ir_query::speculatable(&op) || crate::ir_query::op_name(&op).starts_with("math.") => {}
+            _ => return None,
+        }
+    }
+    (!stores.is_empty()).then_some(stores)
 }
 
 /// For a store of `(load + a) + b` as `regroup_accumulations` takes it: the

@@ -797,7 +797,8 @@ fn warp_shuffled_row_sums() {
     }
 }
 
-/// Row maxima and minima split over lanes that meet in a warp shuffle
+/// Row maxima and minima (of all values, and of the positive ones under a
+/// guard the data decides) split over lanes that meet in a warp shuffle
 /// (each lane starts from the reduction's identity, not zero; a lane past
 /// the row's end contributes the identity), under the same schedules as
 /// the row sums, and over blocks that update the rows atomically (a CAS
@@ -809,20 +810,22 @@ fn shuffled_and_atomic_row_extrema() {
     randomize_values(&mut hub, 72);
     let mut all = matrices();
     all.push(hub);
+    // `rowpos` updates under a guard the data decides (positive values).
     let mut schedules: Vec<(&str, String)> = [(1, 4), (1, 32), (3, 8), (2, 32)]
         .into_iter()
-        .map(|(rows, lanes)| {
+        .flat_map(|(rows, lanes)| [("rowext", "rext", rows, lanes), ("rowpos", "rpos", rows, lanes)])
+        .map(|(function, label, rows, lanes)| {
             let row_schedule = match rows {
                 1 => String::new(),
                 _ => format!(
-                    "sparse-pos-split{{loop=rext.0 factor={rows}}},sparse-pos-bind{{loop=rext.0.i to=threadIdx.y}},"
+                    "sparse-pos-split{{loop={label}.0 factor={rows}}},sparse-pos-bind{{loop={label}.0.i to=threadIdx.y}},"
                 ),
             };
             let schedule = format!(
-                "{row_schedule}sparse-pos-split{{loop=rext.1 factor={lanes}}},\
-                 sparse-pos-bind{{loop=rext.1.i to=threadIdx.x shuffle=true}},"
+                "{row_schedule}sparse-pos-split{{loop={label}.1 factor={lanes}}},\
+                 sparse-pos-bind{{loop={label}.1.i to=threadIdx.x shuffle=true}},"
             );
-            ("rowext", schedule)
+            (function, schedule)
         })
         .collect();
     // A row a block, its non-zeros over 32 threads that update the row
@@ -843,7 +846,8 @@ fn shuffled_and_atomic_row_extrema() {
             let mut top = vec![f32::NAN; a.rows()];
             let mut bottom = vec![-7; a.rows()];
             kernel.run(function, &mut inputs::row_extrema_args(a, &mut top, &mut bottom)).unwrap();
-            assert_eq!((top, bottom), inputs::row_extrema(a), "{pipeline} on {} rows", a.rows());
+            let expected = if *function == "rowpos" { inputs::row_positives(a) } else { inputs::row_extrema(a) };
+            assert_eq!((top, bottom), expected, "{pipeline} on {} rows", a.rows());
         }
     }
 }

@@ -131,7 +131,7 @@ pub fn row_sums(a: &sptir_runtime::Csr) -> Vec<f64> {
     (0..a.rows()).map(|r| a.row(r).map_or(0.0, |(_, values)| values.iter().map(|&v| v as f64).sum())).collect()
 }
 
-/// The arguments of `rowext` and `rowext_atomic` of `row_extrema.mlir`.
+/// The arguments of the kernels of `row_extrema.mlir`.
 pub fn row_extrema_args<'a>(
     a: &'a sptir_runtime::Csr,
     top: &'a mut [f32],
@@ -159,6 +159,18 @@ pub fn row_extrema(a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
             let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let bottom = values.iter().map(|&v| (v * 1000.0) as i32).min().unwrap_or(i32::MAX);
             (top, bottom)
+        })
+        .unzip()
+}
+
+/// `rowpos` of `row_extrema.mlir`: each row's largest positive value
+/// (-inf when none) and how many values are positive.
+pub fn row_positives(a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
+    (0..a.rows())
+        .map(|r| {
+            let values = a.row(r).map_or(&[][..], |(_, values)| values);
+            let positive = values.iter().copied().filter(|&v| v > 0.0);
+            (positive.clone().fold(f32::NEG_INFINITY, f32::max), positive.count() as i32)
         })
         .unzip()
 }
