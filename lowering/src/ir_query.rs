@@ -155,17 +155,16 @@ pub fn defined_outside(value: Value<'_, '_>, op: OperationRef<'_, '_>) -> bool {
 /// loop, outside a guard): they only compute, and cannot trap.
 pub fn speculatable(op: &OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    if matches!(
-        name.as_str(),
-        "arith.divui"
-            | "arith.divsi"
-            | "arith.remui"
-            | "arith.remsi"
-            | "arith.ceildivui"
-            | "arith.ceildivsi"
-            | "arith.floordivsi"
-    ) {
-        return op.operand(1).ok().and_then(constant_index).is_some_and(|d| d != 0);
+    // A division runs anywhere only by a known divisor: never 0, nor -1
+    // where it is signed (INT_MIN / -1 overflows).
+    let divisor = || op.operand(1).ok().and_then(constant_index);
+    match name.as_str() {
+        "arith.divui" | "arith.remui" | "arith.ceildivui" | "index.divu" | "index.remu" | "index.ceildivu" => {
+            return divisor().is_some_and(|d| d != 0);
+        }
+        "arith.divsi" | "arith.remsi" | "arith.ceildivsi" | "arith.floordivsi" | "index.divs" | "index.rems"
+        | "index.ceildivs" | "index.floordivs" => return divisor().is_some_and(|d| d != 0 && d != -1),
+        _ => {}
     }
     op.region_count() == 0
         && (name.starts_with("arith.")

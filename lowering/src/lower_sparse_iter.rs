@@ -197,7 +197,7 @@ fn guarded_reductions<'c>(
                 let (load, term, reduction) = crate::ir_query::reduction(op)?;
                 let load_here = load.block().is_some_and(|b| b == block);
                 reduction.identity(context, term.r#type())?;
-                if !load_here {
+                if !load_here || !spatially_own(op) || fast_math_assumes_finite(op) {
                     return None;
                 }
                 stores.push((op, term, reduction));
@@ -207,6 +207,55 @@ fn guarded_reductions<'c>(
         }
     }
     (!stores.is_empty()).then_some(stores)
+}
+
+/// Whether `store`'s element has every spatial coordinate of the
+/// iterations around it among its indices: each spatial position then
+/// writes only elements of its own, and so may write one unconditionally.
+/// Otherwise the guard may be what kept positions that run at once apart
+/// (`if i == j { y[j] = max(y[j], a) }` over a spatial i: only row j wrote
+/// y[j]; unguarded, every row would read and write it back).
+fn spatially_own(store: OperationRef<'_, '_>) -> bool {
+    let indices: Vec<Value> = store.operands().skip(2).map(detach).collect();
+    let mut child = store;
+    while let Some(iteration) = crate::ir_query::enclosing(child, &["sparse_iter.iterate"]) {
+        // The op of the iteration's region that holds `store`.
+        while child.parent_operation().is_some_and(|p| p != iteration) {
+            let Some(parent) = child.parent_operation() else { return false };
+            child = unsafe { OperationRef::from_raw(parent.to_raw()) };
+        }
+        let info = IterationInfo::read(iteration);
+        let Some(block) = child.block() else { return false };
+        let in_init = iteration.region(0).ok().and_then(|r| r.first_block()) == Some(block);
+        // The init region's coordinates are the spatial ones, in order.
+        let spatial: Vec<usize> = match in_init {
+            true => (0..block.argument_count()).collect(),
+            false => (0..info.kinds.len()).filter(|&n| info.kinds[n] == b'S').collect(),
+        };
+        for n in spatial {
+            let Ok(coordinate) = block.argument(n) else { return false };
+            if !indices.contains(&detach(coordinate.into())) {
+                return false;
+            }
+        }
+        child = iteration;
+    }
+    true
+}
+
+/// Whether `store`'s combining op may assume no NaN or infinity (fast-math
+/// `nnan`/`ninf`): the identities of a maximum or a maxnum are -inf and
+/// NaN, which such an op makes poison.
+fn fast_math_assumes_finite(store: OperationRef<'_, '_>) -> bool {
+    let Some(combined) = store.operand(0).ok().and_then(|v| crate::ir_query::op_result(detach(v)).ok()) else {
+        return true;
+    };
+    // Printed `#arith.fastmath<nnan,contract>`, `#arith.fastmath<fast>`.
+    combined.owner().attribute("fastmath").is_ok_and(|flags| {
+        let flags = flags.to_string();
+        let listed = flags.split_once('<').map_or("", |(_, list)| list.trim_end_matches('>'));
+        listed.split(',').any(|flag| matches!(flag.trim(), "nnan" | "ninf" | "fast"))
+    })
 }
 
 /// For a store of `(load + a) + b` as `regroup_accumulations` takes it: the

@@ -75,3 +75,53 @@ func.func @kept(%x: memref<?xf32>, %y: memref<?xf32>, %m: index) {
   }
   return
 }
+
+// -----
+
+// Left guarded too: an element that a spatial position shares with others
+// (only row j wrote y[j]; unguarded, every row would read and write it
+// back at once), a combine that fast-math lets assume no NaN or infinity
+// (the identities would be poison), and a division the guard protects.
+// CHECK-LABEL: func.func @unsafe
+//       CHECK: scf.if
+//       CHECK: scf.if
+//       CHECK: scf.if
+//       CHECK: index.divs
+func.func @unsafe(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %y: memref<?xf32>,
+                  %z: memref<?xf32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %Jd = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%Jd] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %Z = sparse_iter.match_buffer %z [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "diag" [%I, %J] "SR" body {
+  ^bb0(%i: index, %j: index):
+    %e = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %on = arith.cmpi eq, %i, %j : index
+    scf.if %on {
+      %old = sparse_iter.load %Y[%j] : !sparse_iter.buffer<1, f32>
+      %t = arith.maximumf %old, %e : f32
+      sparse_iter.store %t, %Y[%j] : !sparse_iter.buffer<1, f32>
+    }
+    %zero = arith.constant 0.0 : f32
+    %pos = arith.cmpf ogt, %e, %zero : f32
+    scf.if %pos {
+      %old = sparse_iter.load %Z[%i] : !sparse_iter.buffer<1, f32>
+      %t = arith.maxnumf %old, %e fastmath<fast> : f32
+      sparse_iter.store %t, %Z[%i] : !sparse_iter.buffer<1, f32>
+    }
+    %c0 = arith.constant 0 : index
+    %nz = arith.cmpi ne, %j, %c0 : index
+    scf.if %nz {
+      %c100 = arith.constant 100 : index
+      %q = index.divs %c100, %j
+      %qi = arith.index_cast %q : index to i32
+      %qf = arith.sitofp %qi : i32 to f32
+      %old = sparse_iter.load %Z[%i] : !sparse_iter.buffer<1, f32>
+      %t = arith.addf %old, %qf : f32
+      sparse_iter.store %t, %Z[%i] : !sparse_iter.buffer<1, f32>
+    }
+  }
+  return
+}
