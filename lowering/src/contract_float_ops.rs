@@ -35,14 +35,14 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     });
     for op in ops {
         // Keep the flags the op already has (`#arith.fastmath<nnan,ninf>`).
-        let flags = op.attribute("fastmath").map(|a| a.to_string()).unwrap_or_default();
-        let flags = flags.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
-        let flags: Vec<&str> = flags.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").collect();
-        if flags.iter().any(|f| *f == "contract" || *f == "fast") {
+        let flags = crate::ir_query::fast_math_flags(&op);
+        if flags.iter().any(|f| f == "contract" || f == "fast") {
             continue;
         }
-        let text =
-            format!("#arith.fastmath<{}>", flags.iter().copied().chain(["contract"]).collect::<Vec<_>>().join(","));
+        let text = format!(
+            "#arith.fastmath<{}>",
+            flags.iter().map(String::as_str).chain(["contract"]).collect::<Vec<_>>().join(",")
+        );
         let attribute = Attribute::parse(context, &text)
             .ok_or_else(|| emit_error(op.location(), format!("contract-float-ops: cannot build {text}")))?;
         unsafe { OperationRefMut::from_raw(op.to_raw()) }.set_inherent_attribute("fastmath", attribute);

@@ -133,6 +133,24 @@ pub fn callee<'c>(call: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
     block_ops(&body).into_iter().find(|op| op_name(op) == "func.func" && symbol_name(op).as_deref() == Some(&name))
 }
 
+/// The fast-math flags of an `arith` op, as printed inside
+/// `#arith.fastmath<...>` (`nnan`, `contract`, `fast`); none for `none`
+/// or an op without them.
+pub fn fast_math_flags(op: &OperationRef<'_, '_>) -> Vec<String> {
+    let printed = op.attribute("fastmath").map(|a| a.to_string()).unwrap_or_default();
+    let listed = printed.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
+    listed.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").map(str::to_string).collect()
+}
+
+/// Whether `if_op` has no else branch, or an empty one.
+pub fn empty_else(if_op: OperationRef<'_, '_>) -> bool {
+    if_op
+        .region(1)
+        .ok()
+        .and_then(|r| melior::ir::RegionLike::first_block(&r))
+        .is_none_or(|b| b.first_operation() == b.terminator())
+}
+
 /// Whether `value` is defined outside `op` (by an op or block before it),
 /// so that it is known before `op` runs: its defining op, or the op whose
 /// region holds the block it is an argument of, is neither `op` nor nested

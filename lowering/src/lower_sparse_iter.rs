@@ -134,18 +134,19 @@ fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -
 /// between a row's lanes and their warp shuffle, nor keeps the update from
 /// being shared.
 fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_>) -> Result<(), PassFailed> {
+    // A guard holding another is not taken: the inner one's rewrite
+    // leaves the stores found here as they are.
     let mut guards = Vec::new();
     root.walk(WalkOrder::PostOrder, |op| {
         let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
         let in_iteration = crate::ir_query::enclosing(op, &["sparse_iter.iterate"]).is_some();
-        if crate::ir_query::op_name(&op) == "scf.if" && in_iteration && guarded_reductions(op).is_some() {
-            guards.push(op);
+        if crate::ir_query::op_name(&op) == "scf.if" && in_iteration {
+            guards.extend(guarded_reductions(op).map(|stores| (op, stores)));
         }
         WalkResult::Advance
     });
-    for guard in guards {
+    for (guard, stores) in guards {
         let location = guard.location();
-        let Some(stores) = guarded_reductions(guard) else { continue };
         let condition = detach(guard.operand(0).map_err(|_| emit_error(location, "malformed scf.if"))?);
         for (store, term, reduction) in stores {
             let combined = crate::ir_query::op_result(detach(
@@ -180,10 +181,7 @@ fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_
 fn guarded_reductions<'c>(
     guard: OperationRef<'c, 'c>,
 ) -> Option<Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, crate::reduction::Reduction)>> {
-    let empty = |n: usize| {
-        guard.region(n).ok().and_then(|r| r.first_block()).is_none_or(|b| b.first_operation() == b.terminator())
-    };
-    if guard.result_count() != 0 || guard.region_count() != 2 || !empty(1) {
+    if guard.result_count() != 0 || guard.region_count() != 2 || !crate::ir_query::empty_else(guard) {
         return None;
     }
     let block = guard.region(0).ok()?.first_block()?;
@@ -250,12 +248,8 @@ fn fast_math_assumes_finite(store: OperationRef<'_, '_>) -> bool {
     let Some(combined) = store.operand(0).ok().and_then(|v| crate::ir_query::op_result(detach(v)).ok()) else {
         return true;
     };
-    // Printed `#arith.fastmath<nnan,contract>`, `#arith.fastmath<fast>`.
-    combined.owner().attribute("fastmath").is_ok_and(|flags| {
-        let flags = flags.to_string();
-        let listed = flags.split_once('<').map_or("", |(_, list)| list.trim_end_matches('>'));
-        listed.split(',').any(|flag| matches!(flag.trim(), "nnan" | "ninf" | "fast"))
-    })
+    let combined = unsafe { OperationRef::from_raw(combined.owner().to_raw()) };
+    crate::ir_query::fast_math_flags(&combined).iter().any(|flag| matches!(flag.as_str(), "nnan" | "ninf" | "fast"))
 }
 
 /// For a store of `(load + a) + b` as `regroup_accumulations` takes it: the

@@ -34,7 +34,8 @@ use crate::{
     axis::{detach, key},
     ir_builder::{erase, if_else, replace_uses_where, Builder},
     ir_query::{
-        block_ops, depends_on_launch_ids, marked_ops, op_name, reduction, root_memref, speculatable, use_count,
+        block_ops, depends_on_launch_ids, empty_else, marked_ops, op_name, reduction, root_memref, speculatable,
+        use_count,
     },
     lower_loop_bindings::SHUFFLE,
     pass_registry::{PassDef, PassFailed, PassOptions},
@@ -293,11 +294,6 @@ fn shuffled_accumulation<'c>(
         unsafe { OperationRef::from_raw(crate::ir_query::op_result(stored).ok()?.owner().to_raw()) };
     let single = use_count(stored) == 1 && use_count(detach(load.result(0).ok()?.into())) == 1;
     (single && store.block()? == block && load.block()? == block && add.block()? == block).then_some((load, add, term))
-}
-
-/// Whether `if_op` has no else branch, or an empty one.
-fn empty_else(if_op: OperationRef<'_, '_>) -> bool {
-    if_op.region(1).ok().and_then(|r| r.first_block()).is_none_or(|b| b.first_operation() == b.terminator())
 }
 
 /// Arithmetic or a load: an op that may run again, or not at all, with
