@@ -15,7 +15,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::{Attribute, IntegerAttribute},
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder},
 };
 
 pub const PASS: PassDef = PassDef {
@@ -33,13 +33,7 @@ const ATTRIBUTES: &str = "workgroup_attrib_attrs";
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut functions = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "gpu.func" {
-            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
+    let functions = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| op_name(&op) == "gpu.func");
     for function in functions {
         let count = function
             .attribute("workgroup_attributions")

@@ -38,13 +38,7 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let mut launches = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "gpu.launch" {
-            launches.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
+    let launches = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| op_name(&op) == "gpu.launch");
     let mut checked = HashSet::new();
     let mut pending = launches.clone();
     // Each launch's and function's own thread buffers (bytes) and callees.

@@ -9,7 +9,7 @@
 use crate::pass_registry::{emit_error, PassDef, PassFailed, PassOptions};
 use melior::ir::{
     attribute::Attribute,
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder},
 };
 
 pub const PASS: PassDef = PassDef {
@@ -26,12 +26,8 @@ const CONTRACTIBLE: [&str; 3] = ["arith.addf", "arith.subf", "arith.mulf"];
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut ops = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if CONTRACTIBLE.iter().any(|name| op.name().as_string_ref().as_str() == Ok(name)) {
-            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
+    let ops = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        CONTRACTIBLE.iter().any(|name| op.name().as_string_ref().as_str() == Ok(name))
     });
     for op in ops {
         // Keep the flags the op already has (`#arith.fastmath<nnan,ninf>`).

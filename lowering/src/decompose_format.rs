@@ -391,15 +391,7 @@ fn walks_axes(iteration: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
 
 /// The iterations nested in `iteration`'s regions.
 fn nested_iterations<'c>(iteration: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
-    let mut nested = Vec::new();
-    iteration.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op != iteration && is_iteration(&op) {
-            nested.push(op);
-        }
-        WalkResult::Advance
-    });
-    nested
+    crate::ir_query::ops_where(iteration, WalkOrder::PreOrder, |op| op != iteration && is_iteration(&op))
 }
 
 /// Whether the body of `iteration` loads `buffer` (an iteration that only

@@ -11,7 +11,7 @@ use crate::{
     ir_query::op_name,
     pass_registry::{PassDef, PassFailed, PassOptions},
 };
-use melior::ir::operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult};
+use melior::ir::operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder};
 
 pub const PASS: PassDef = PassDef {
     name: "DropCastFastMath",
@@ -23,12 +23,8 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let mut casts = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if matches!(op_name(&op).as_str(), "arith.extf" | "arith.truncf") && op.has_attribute("fastmath") {
-            casts.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
+    let casts = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        matches!(op_name(&op).as_str(), "arith.extf" | "arith.truncf") && op.has_attribute("fastmath")
     });
     for cast in casts {
         unsafe { OperationRefMut::from_raw(cast.to_raw()) }.remove_attribute("fastmath").ok();

@@ -23,7 +23,7 @@ use melior::{
     dialect::arith,
     ir::{
         attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef, WalkOrder},
         r#type::IntegerType,
         Attribute, Type, TypeLike, Value, ValueLike,
     },
@@ -77,13 +77,8 @@ fn wide(name: &str) -> Option<(u32, u32, u32)> {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut casts = Vec::new();
-    root.walk(WalkOrder::PostOrder, |op| {
-        let name = op_name(&op);
-        if name == "arith.extf" || name == "arith.truncf" {
-            casts.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
+    let casts = crate::ir_query::ops_where(root, WalkOrder::PostOrder, |op| {
+        matches!(op_name(&op).as_str(), "arith.extf" | "arith.truncf")
     });
     for op in casts {
         let location = op.location();

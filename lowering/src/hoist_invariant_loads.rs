@@ -75,13 +75,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     // values outside the loop, that place then leaves the loop too, and
     // `promote-accumulators` keeps the sum in a register for the shuffle.
     let places = shuffled_places(root);
-    let mut parents = Vec::new();
-    root.walk(WalkOrder::PostOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if matches!(op_name(&op).as_str(), "scf.for" | "scf.if") {
-            parents.push(op);
-        }
-        WalkResult::Advance
+    let parents = crate::ir_query::ops_where(root, WalkOrder::PostOrder, |op| {
+        matches!(op_name(&op).as_str(), "scf.for" | "scf.if")
     });
     let mut moved = true;
     while moved {

@@ -492,17 +492,29 @@ pub fn atomic_add_kind(op: OperationRef<'_, '_>) -> Option<bool> {
     }
 }
 
-/// The ops under `root` that carry the attribute `marker`, outermost
-/// first.
-pub fn marked_ops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {
-    let mut marked = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op.has_attribute(marker) {
-            marked.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+/// The ops at or under `root`, in `order`, for which `wanted` holds:
+/// passes collect first and rewrite after, since rewriting during a walk
+/// would invalidate it.
+pub fn ops_where<'c>(
+    root: OperationRef<'c, '_>,
+    order: WalkOrder,
+    mut wanted: impl FnMut(OperationRef<'c, 'c>) -> bool,
+) -> Vec<OperationRef<'c, 'c>> {
+    let mut found = Vec::new();
+    root.walk(order, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if wanted(op) {
+            found.push(op);
         }
         WalkResult::Advance
     });
-    marked
+    found
+}
+
+/// The ops under `root` that carry the attribute `marker`, outermost
+/// first.
+pub fn marked_ops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {
+    ops_where(root, WalkOrder::PreOrder, |op| op.has_attribute(marker))
 }
 
 /// The lane counts a warp shuffle adds over: powers of two up to a warp.
@@ -542,15 +554,7 @@ pub fn is_32_bit_scalar(r#type: melior::ir::Type<'_>) -> bool {
 /// The `scf.for` ops under `root` that carry the attribute `marker`,
 /// innermost first.
 pub fn marked_loops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {
-    let mut marked = Vec::new();
-    root.walk(WalkOrder::PostOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "scf.for" && op.has_attribute(marker) {
-            marked.push(op);
-        }
-        WalkResult::Advance
-    });
-    marked
+    ops_where(root, WalkOrder::PostOrder, |op| op_name(&op) == "scf.for" && op.has_attribute(marker))
 }
 
 /// The ops of a block but its terminator.

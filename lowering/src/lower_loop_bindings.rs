@@ -703,12 +703,8 @@ fn mark_accumulations<'c>(
     marker: &str,
     value: Attribute<'c>,
 ) -> Result<(), PassFailed> {
-    let mut stores = Vec::new();
-    op.walk(WalkOrder::PreOrder, |inner| {
-        if inner.name().as_string_ref().as_str() == Ok("memref.store") {
-            stores.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
-        }
-        WalkResult::Advance
+    let stores = crate::ir_query::ops_where(op, WalkOrder::PreOrder, |inner| {
+        inner.name().as_string_ref().as_str() == Ok("memref.store")
     });
     // Memory on the stack of a thread, or a block's shared tile under a
     // loop of blocks, is no other position's: its stores stay plain.

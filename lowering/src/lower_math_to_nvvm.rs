@@ -37,7 +37,7 @@ use melior::{
         attribute::{
             DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
         },
-        operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder},
         r#type::IntegerType,
         Attribute, AttributeLike, Identifier, Type, TypeLike, Value, ValueLike,
     },
@@ -95,20 +95,13 @@ fn mapping(name: &str) -> Option<Mapping> {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let ops_where = |wanted: &dyn Fn(&str) -> bool| {
-        let mut ops = Vec::new();
-        root.walk(WalkOrder::PreOrder, |op| {
-            if wanted(&op_name(&op)) {
-                ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-            }
-            WalkResult::Advance
-        });
-        ops
+    let named = |wanted: &dyn Fn(&str) -> bool| {
+        crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| wanted(&op_name(&op)))
     };
-    let math_ops = || ops_where(&|name| name.starts_with("math."));
+    let math_ops = || named(&|name| name.starts_with("math."));
     // The float arith ops that upstream convert-gpu-to-nvvm calls
     // libdevice for.
-    for op in ops_where(&|name| matches!(name, "arith.maxnumf" | "arith.minnumf" | "arith.remf")) {
+    for op in named(&|name| matches!(name, "arith.maxnumf" | "arith.minnumf" | "arith.remf")) {
         lower_arith(context, op)?;
     }
     for op in math_ops() {

@@ -69,12 +69,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     }
     // Accesses outside every iteration (a rank-0 scale read once) walk
     // nothing: each coordinate is looked up.
-    let mut accesses = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if matches!(op.name().as_string_ref().as_str(), Ok("sparse_iter.load" | "sparse_iter.store")) {
-            accesses.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
+    let accesses = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        matches!(op.name().as_string_ref().as_str(), Ok("sparse_iter.load" | "sparse_iter.store"))
     });
     for op in accesses {
         lowering.access(op, &Env::default())?;
@@ -91,12 +87,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// may round differently, as any reordered one.
 fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -> Result<(), PassFailed> {
     loop {
-        let mut stores = Vec::new();
-        root.walk(WalkOrder::PreOrder, |op| {
-            if op.name().as_string_ref().as_str() == Ok("sparse_iter.store") {
-                stores.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
-            }
-            WalkResult::Advance
+        let stores = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+            op.name().as_string_ref().as_str() == Ok("sparse_iter.store")
         });
         let Some((outer, load, a, b, inner)) = stores.into_iter().find_map(|store| regroupable(store)) else {
             return Ok(());

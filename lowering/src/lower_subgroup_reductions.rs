@@ -22,7 +22,7 @@ use melior::{
     dialect::arith,
     ir::{
         attribute::{Attribute, IntegerAttribute},
-        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationLike, OperationRef, WalkOrder},
         r#type::IntegerType,
         Type, Value, ValueLike,
     },
@@ -42,12 +42,8 @@ pub const PASS: PassDef = PassDef {
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut reductions = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("gpu.subgroup_reduce") {
-            reductions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
+    let reductions = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        op.name().as_string_ref().as_str() == Ok("gpu.subgroup_reduce")
     });
     for reduction in reductions {
         lower(context, reduction)?;

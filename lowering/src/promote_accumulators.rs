@@ -67,14 +67,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     forward_stores(root, Stores::Plain);
     // Innermost loops first: an accumulator promoted out of an inner loop
     // may then be promoted out of the loop around it.
-    let mut loops = Vec::new();
-    root.walk(WalkOrder::PostOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if op_name(&op) == "scf.for" {
-            loops.push(op);
-        }
-        WalkResult::Advance
-    });
+    let loops = crate::ir_query::ops_where(root, WalkOrder::PostOrder, |op| op_name(&op) == "scf.for");
     for op in loops {
         let mut current = op;
         while let Some(promoted) = promote_one(context, current) {
@@ -120,14 +113,8 @@ fn forward_stores(root: OperationRef<'_, '_>, kind: Stores) {
     fn marker(op: &OperationRef) -> Option<(&'static str, String)> {
         [ATOMIC, SHUFFLE].into_iter().find_map(|name| op.attribute(name).ok().map(|value| (name, value.to_string())))
     }
-    let mut stores = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && is_marked(op) == (kind == Stores::Marked)
-        {
-            stores.push(op);
-        }
-        WalkResult::Advance
+    let stores = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        matches!(op_name(&op).as_str(), "memref.store" | "vector.store") && is_marked(op) == (kind == Stores::Marked)
     });
     let mut erased = Vec::new();
     for store in stores {

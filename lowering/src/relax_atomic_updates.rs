@@ -15,7 +15,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::{IntegerAttribute, StringAttribute},
-    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder},
     r#type::IntegerType,
 };
 
@@ -35,13 +35,7 @@ const MONOTONIC: i64 = 2;
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
-    let mut updates = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(&op) == "llvm.atomicrmw" {
-            updates.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
+    let updates = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| op_name(&op) == "llvm.atomicrmw");
     for update in updates {
         let mut update = unsafe { OperationRefMut::from_raw(update.to_raw()) };
         update.set_attribute("ordering", IntegerAttribute::new(IntegerType::new(context, 64).into(), MONOTONIC).into());

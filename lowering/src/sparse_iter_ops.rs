@@ -15,14 +15,9 @@ pub const ITERATE: &str = "sparse_iter.iterate";
 /// The `sparse_iter.iterate` ops under `root` (itself included) whose label
 /// is `label`, outermost first.
 pub fn find_iterations<'c: 'a, 'a>(root: OperationRef<'c, 'a>, label: &str) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if is_iteration(&op) && IterationInfo::label_of(&op).as_deref() == Some(label) {
-            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    found
+    crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        is_iteration(&op) && IterationInfo::label_of(&op).as_deref() == Some(label)
+    })
 }
 
 /// The labels of the iterations under `root`, in order.

@@ -246,12 +246,8 @@ fn written_memrefs<'c>(function: OperationRef<'c, 'c>) -> Vec<usize> {
 /// The cacheable loads under `op`, those with equal buffer, indices and
 /// guards together.
 fn reads<'c>(op: OperationRef<'c, 'c>, position: Value<'c, 'c>, written: &[usize]) -> Vec<Read<'c>> {
-    let mut loads = Vec::new();
-    op.walk(WalkOrder::PreOrder, |inner| {
-        if inner.name().as_string_ref().as_str() == Ok("sparse_pos.load") {
-            loads.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
-        }
-        WalkResult::Advance
+    let loads = crate::ir_query::ops_where(op, WalkOrder::PreOrder, |inner| {
+        inner.name().as_string_ref().as_str() == Ok("sparse_pos.load")
     });
     let mut reads: Vec<Read<'c>> = Vec::new();
     for load in loads {

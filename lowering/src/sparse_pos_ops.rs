@@ -337,14 +337,7 @@ pub fn binding(op: OperationRef<'_, '_>) -> Option<String> {
 /// The loops under `top` (itself included) bound to a dimension for which
 /// `wanted` holds.
 pub fn bound_loops<'c, 'a>(top: OperationRef<'c, 'a>, wanted: impl Fn(&str) -> bool) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    top.walk(WalkOrder::PreOrder, |op| {
-        if binding(unsafe { OperationRef::from_raw(op.to_raw()) }).is_some_and(|to| wanted(&to)) {
-            found.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    found
+    crate::ir_query::ops_where(top, WalkOrder::PreOrder, |op| binding(op).is_some_and(|to| wanted(&to)))
 }
 
 /// The first `sparse_pos.store` under `op` for which `wanted` holds.

@@ -258,11 +258,7 @@ impl<'c> Vectorizer<'c> {
     /// scalar `if`, if it only computes and loads from values that are
     /// the same in every lane; its results are then uniform.
     fn uniform_guard(&mut self, op: OperationRef<'c, 'c>, builder: &Builder<'c>) -> bool {
-        let mut nested = Vec::new();
-        op.walk(WalkOrder::PreOrder, |inner| {
-            nested.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
-            WalkResult::Advance
-        });
+        let nested = crate::ir_query::ops_where(op, WalkOrder::PreOrder, |_| true);
         let reads_only = |inner: &OperationRef<'c, 'c>| {
             let name = op_name(inner);
             ["arith.", "math.", "index."].iter().any(|prefix| name.starts_with(prefix))
@@ -288,11 +284,7 @@ impl<'c> Vectorizer<'c> {
             remapped.push(operands);
         }
         let clone = builder.insert_clone(op);
-        let mut cloned = Vec::new();
-        clone.walk(WalkOrder::PreOrder, |inner| {
-            cloned.push(unsafe { OperationRef::<'c, 'c>::from_raw(inner.to_raw()) });
-            WalkResult::Advance
-        });
+        let cloned = crate::ir_query::ops_where(clone, WalkOrder::PreOrder, |_| true);
         // The clone's ops use the original's inner values where the
         // original did; only the values from outside change.
         for ((inner, original), operands) in cloned.iter().zip(&nested).zip(&remapped) {
