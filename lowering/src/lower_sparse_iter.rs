@@ -116,13 +116,14 @@ fn regroup_accumulations<'c>(context: &'c Context, root: OperationRef<'c, '_>) -
 }
 
 /// Rewrites a reduction under a guard, `if c { m[i] = max(m[i], t) }`
-/// (any `Reduction`; in an iteration, no else), as the unguarded
-/// `m[i] = max(m[i], select(c, t, identity))`: the guard's block holds
-/// only stage I loads (which read an unstored or out-of-range coordinate
-/// as its default, never out of bounds), pure arithmetic, and stores that
-/// reduce into the element they load. Where the condition fails, the
-/// element is stored back as it was. A guard that the data decides (a
-/// ReLU-masked maximum, a count of positives) then no longer stands
+/// (any `Reduction`, in an iteration), as the unguarded
+/// `m[i] = max(m[i], select(c, t, identity))`, and one in an else branch
+/// with `!c`: each branch holds only stage I loads (which read an unstored
+/// or out-of-range coordinate as its default, never out of bounds), pure
+/// arithmetic, and stores that reduce into the element they load. Where
+/// a branch is not taken, its elements are stored back as they were. A
+/// guard that the data decides (a ReLU-masked maximum, a count of
+/// positives, positives and negatives summed apart) then no longer stands
 /// between a row's lanes and their warp shuffle, nor keeps the update from
 /// being shared.
 fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_>) -> Result<(), PassFailed> {
@@ -137,10 +138,17 @@ fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_
         }
         WalkResult::Advance
     });
-    for (guard, stores) in guards {
+    for (guard, branches) in guards {
         let location = guard.location();
-        let condition = detach(guard.operand(0).map_err(|_| emit_error(location, "malformed scf.if"))?);
-        for (store, term, reduction) in stores {
+        let taken = detach(guard.operand(0).map_err(|_| emit_error(location, "malformed scf.if"))?);
+        let before = Builder::before(context, guard)
+            .ok_or_else(|| emit_error(location, "lower-sparse-iter: an op outside a block"))?
+            .at(location);
+        let not_taken = || before.value(arith::xori(taken, boolean(&before, true), location));
+        let conditions = [taken, if branches[1].is_empty() { taken } else { not_taken() }];
+        for ((store, term, reduction), condition) in
+            branches.into_iter().zip(conditions).flat_map(|(stores, c)| stores.into_iter().map(move |s| (s, c)))
+        {
             let combined = crate::ir_query::op_result(detach(
                 store.operand(0).map_err(|_| emit_error(location, "malformed store"))?,
             ))
@@ -160,23 +168,38 @@ fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_
             })?;
             unsafe { OperationRefMut::from_raw(combined.to_raw()) }.set_operand(position, selected);
         }
-        crate::ir_builder::inline_region(guard, 0);
+        let then_block = guard.region(0).ok().and_then(|r| r.first_block());
+        let first = then_block.and_then(|b| b.first_operation()).map(|o| unsafe { OperationRef::from_raw(o.to_raw()) });
+        crate::ir_builder::move_until_terminator(first, guard);
+        crate::ir_builder::inline_region(guard, 1);
     }
     Ok(())
 }
 
-/// The reductions `store`s of a guard that `select_guarded_reductions`
-/// can take (with their terms), if it can: no results, no else, and a
-/// block of stage I loads, pure arithmetic and reductions that have an
-/// identity for their type.
+/// The reduction `store`s (with their terms) of each branch of a guard
+/// that `select_guarded_reductions` can take, if it can: no results, and
+/// branches of stage I loads, pure arithmetic and reductions that have an
+/// identity for their type, at least one reduction in all.
 #[allow(clippy::type_complexity)]
 fn guarded_reductions<'c>(
     guard: OperationRef<'c, 'c>,
-) -> Option<Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, crate::reduction::Reduction)>> {
-    if guard.result_count() != 0 || guard.region_count() != 2 || !crate::ir_query::empty_else(guard) {
+) -> Option<[Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, crate::reduction::Reduction)>; 2]> {
+    if guard.result_count() != 0 || guard.region_count() != 2 {
         return None;
     }
-    let block = guard.region(0).ok()?.first_block()?;
+    let branches = [branch_reductions(guard, 0)?, branch_reductions(guard, 1)?];
+    branches.iter().any(|stores| !stores.is_empty()).then_some(branches)
+}
+
+/// The reduction stores of region `index` of `guard` as
+/// `guarded_reductions` takes them: none for an empty region, `None` if an
+/// op there is not one it can take.
+#[allow(clippy::type_complexity)]
+fn branch_reductions<'c>(
+    guard: OperationRef<'c, 'c>,
+    index: usize,
+) -> Option<Vec<(OperationRef<'c, 'c>, Value<'c, 'c>, crate::reduction::Reduction)>> {
+    let Some(block) = guard.region(index).ok()?.first_block() else { return Some(Vec::new()) };
     let context = guard.context();
     let context = unsafe { context.to_ref() };
     let mut stores = Vec::new();
@@ -196,7 +219,7 @@ fn guarded_reductions<'c>(
             _ => return None,
         }
     }
-    (!stores.is_empty()).then_some(stores)
+    Some(stores)
 }
 
 /// Whether `store`'s element has every spatial coordinate of the

@@ -203,6 +203,11 @@ fn row_extrema_verify_on_the_gpu() {
              sparse-pos-split{loop=rpos.1 factor=8},sparse-pos-bind{loop=rpos.1.i to=threadIdx.x shuffle=true}",
         ),
         (
+            "rowsign",
+            "sparse-pos-split{loop=rsign.0 factor=4},sparse-pos-bind{loop=rsign.0.i to=threadIdx.y},\
+             sparse-pos-split{loop=rsign.1 factor=8},sparse-pos-bind{loop=rsign.1.i to=threadIdx.x shuffle=true}",
+        ),
+        (
             "rowext_atomic",
             "sparse-pos-bind{loop=rx.0 to=blockIdx.x},sparse-pos-split{loop=rx.1 factor=32},\
              sparse-pos-bind{loop=rx.1.i to=threadIdx.x atomic=true}",
@@ -222,7 +227,7 @@ fn row_extrema_verify_on_the_gpu() {
             let mut top = vec![f32::NAN; a.rows()];
             let mut bottom = vec![-7; a.rows()];
             kernel.run(function, &mut inputs::row_extrema_args(&a, &mut top, &mut bottom)).unwrap();
-            let expected = if function == "rowpos" { inputs::row_positives(&a) } else { inputs::row_extrema(&a) };
+            let expected = inputs::row_extrema_of(function, &a);
             assert_eq!((top, bottom), expected, "{function} on {name}");
         }
     }

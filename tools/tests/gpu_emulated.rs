@@ -797,8 +797,8 @@ fn warp_shuffled_row_sums() {
     }
 }
 
-/// Row maxima and minima (of all values, and of the positive ones under a
-/// guard the data decides) split over lanes that meet in a warp shuffle
+/// Row maxima and minima (of all values, of the positive ones under a guard
+/// the data decides, and of both signs in the two branches of one) split over lanes that meet in a warp shuffle
 /// (each lane starts from the reduction's identity, not zero; a lane past
 /// the row's end contributes the identity), under the same schedules as
 /// the row sums, and over blocks that update the rows atomically (a CAS
@@ -810,10 +810,13 @@ fn shuffled_and_atomic_row_extrema() {
     randomize_values(&mut hub, 72);
     let mut all = matrices();
     all.push(hub);
-    // `rowpos` updates under a guard the data decides (positive values).
+    // `rowpos` updates under a guard the data decides (positive values),
+    // `rowsign` in both of its branches.
     let mut schedules: Vec<(&str, String)> = [(1, 4), (1, 32), (3, 8), (2, 32)]
         .into_iter()
-        .flat_map(|(rows, lanes)| [("rowext", "rext", rows, lanes), ("rowpos", "rpos", rows, lanes)])
+        .flat_map(|(rows, lanes)| {
+            [("rowext", "rext", rows, lanes), ("rowpos", "rpos", rows, lanes), ("rowsign", "rsign", rows, lanes)]
+        })
         .map(|(function, label, rows, lanes)| {
             let row_schedule = match rows {
                 1 => String::new(),
@@ -846,7 +849,7 @@ fn shuffled_and_atomic_row_extrema() {
             let mut top = vec![f32::NAN; a.rows()];
             let mut bottom = vec![-7; a.rows()];
             kernel.run(function, &mut inputs::row_extrema_args(a, &mut top, &mut bottom)).unwrap();
-            let expected = if *function == "rowpos" { inputs::row_positives(a) } else { inputs::row_extrema(a) };
+            let expected = inputs::row_extrema_of(function, a);
             assert_eq!((top, bottom), expected, "{pipeline} on {} rows", a.rows());
         }
     }

@@ -98,3 +98,43 @@ func.func @rowpos(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?x
   }
   return
 }
+
+// A guard with work on both sides: each row's largest magnitude (positive
+// values as they are, the others negated) and how many values are not
+// positive. Lowered as updates selected by the condition and by its
+// negation, it too keeps no lane from its warp shuffle.
+func.func @rowsign(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %mx: memref<?xf32>,
+                   %count: memref<?xi32>, %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %MX = sparse_iter.match_buffer %mx [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %N = sparse_iter.match_buffer %count [%I] : memref<?xi32> -> !sparse_iter.buffer<1, i32>
+  sparse_iter.iterate "rsign" [%I, %J] "SR" init {
+  ^bb0(%i: index):
+    %low = arith.constant 0xFF800000 : f32
+    sparse_iter.store %low, %MX[%i] : !sparse_iter.buffer<1, f32>
+    %zero = arith.constant 0 : i32
+    sparse_iter.store %zero, %N[%i] : !sparse_iter.buffer<1, i32>
+  } body {
+  ^bb0(%i: index, %j: index):
+    %e = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %zero = arith.constant 0.0 : f32
+    %positive = arith.cmpf ogt, %e, %zero : f32
+    scf.if %positive {
+      %top = sparse_iter.load %MX[%i] : !sparse_iter.buffer<1, f32>
+      %new_top = arith.maximumf %top, %e : f32
+      sparse_iter.store %new_top, %MX[%i] : !sparse_iter.buffer<1, f32>
+    } else {
+      %top = sparse_iter.load %MX[%i] : !sparse_iter.buffer<1, f32>
+      %ne = arith.negf %e : f32
+      %new_top = arith.maximumf %top, %ne : f32
+      sparse_iter.store %new_top, %MX[%i] : !sparse_iter.buffer<1, f32>
+      %seen = sparse_iter.load %N[%i] : !sparse_iter.buffer<1, i32>
+      %one = arith.constant 1 : i32
+      %more = arith.addi %seen, %one : i32
+      sparse_iter.store %more, %N[%i] : !sparse_iter.buffer<1, i32>
+    }
+  }
+  return
+}

@@ -175,6 +175,27 @@ pub fn row_positives(a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
         .unzip()
 }
 
+/// `rowsign` of `row_extrema.mlir`: each row's largest magnitude (-inf
+/// when empty) and how many values are not positive.
+pub fn row_signs(a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
+    (0..a.rows())
+        .map(|r| {
+            let values = a.row(r).map_or(&[][..], |(_, values)| values);
+            let top = values.iter().map(|&v| if v > 0.0 { v } else { -v }).fold(f32::NEG_INFINITY, f32::max);
+            (top, values.iter().filter(|&&v| !(v > 0.0)).count() as i32)
+        })
+        .unzip()
+}
+
+/// The expected results of `function` of `row_extrema.mlir` on `a`.
+pub fn row_extrema_of(function: &str, a: &sptir_runtime::Csr) -> (Vec<f32>, Vec<i32>) {
+    match function {
+        "rowpos" => row_positives(a),
+        "rowsign" => row_signs(a),
+        _ => row_extrema(a),
+    }
+}
+
 /// `shifted` of `shifted_csc_spmm.mlir` with `a` the CSC structure (its
 /// rows are A's columns) and `c` C's values before the kernel, `w` wide.
 pub fn shifted_csc_spmm(a: &sptir_runtime::Csr, b: &[f32], c: &[f32], feat: usize, w: usize) -> Vec<f64> {
