@@ -612,6 +612,23 @@ pub fn touches_memory(op: OperationRef<'_, '_>, memory: usize) -> bool {
     found
 }
 
+/// The memories (`root_memref` keys) that ops in `op` (a launch, say) take
+/// other than loads, `memref.dim` and views: those it may write (a write
+/// through a view takes the view, whose key is its memory's).
+pub fn written_memrefs(op: OperationRef<'_, '_>) -> Vec<usize> {
+    use melior::ir::r#type::TypeLike;
+    let mut written = Vec::new();
+    op.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if !matches!(name, "memref.load" | "vector.load" | "memref.dim") && !VIEWS.contains(&name) {
+            written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(root_memref));
+        }
+        WalkResult::Advance
+    });
+    written
+}
+
 /// The memref a view op (or chain of them) looks into, as a key that is
 /// equal for views of the same memory.
 pub fn root_memref(value: Value<'_, '_>) -> usize {

@@ -43,6 +43,7 @@ pub mod promote_accumulators;
 pub mod reduction;
 pub mod relax_atomic_updates;
 pub mod serialize_launches;
+pub mod sink_host_reads;
 pub mod sink_shuffle_guards;
 pub mod sparse_fuse;
 pub mod sparse_iter_ops;
@@ -104,6 +105,7 @@ pub static PASSES: &[PassDef] = &[
     vectorize_atomic_adds::PASS,
     lower_math_to_nvvm::PASS,
     fuse_launches::PASS,
+    sink_host_reads::PASS,
     place_device_memory::PASS,
     place_device_memory::CHECK_PASS,
     mark_noalias_kernel_arguments::PASS,

@@ -54,7 +54,15 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
     let location = store.location();
     let split = split_accumulation(context, store, "lower-atomic-accumulations")?;
     let reduction = split.reduction;
-    if !reduction.atomic_on_gpu(split.element_type) {
+    // The memory's element type: a vector.store updates scalars, lane by
+    // lane, but a vector element has no atomic update.
+    let element = store
+        .operand(1)
+        .ok()
+        .and_then(|memory| melior::ir::r#type::MemRefType::try_from(memory.r#type()).ok())
+        .map(|memory| melior::ir::r#type::ShapedTypeLike::element(&memory))
+        .ok_or_else(|| emit_error(location, "lower-atomic-accumulations: a store without its memref"))?;
+    if !reduction.atomic_on_gpu(element) {
         return Err(emit_error(
             location,
             format!(
@@ -65,7 +73,7 @@ fn lower<'c>(context: &'c Context, store: OperationRef<'c, 'c>) -> Result<(), Pa
                     "sum" => "add",
                     noun => noun,
                 },
-                split.element_type
+                element
             ),
         ));
     }

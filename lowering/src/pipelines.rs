@@ -86,7 +86,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
-        "lower-affine,pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,split-fma-accumulations,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,int-range-optimizations,\
+        "lower-affine,pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,split-fma-accumulations,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,sink-host-reads,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,sink-shuffle-guards,promote-accumulators,defer-vector-reductions,lower-atomic-accumulations,\

@@ -109,14 +109,45 @@ fn host_memory<'c>(
         return Err(emit_error(
             op.location(),
             format!(
-                "place-device-memory: '{}' would read or write GPU memory on the host, which only launches kernels; \
-                 bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel \
-                 (sparse-pos-auto-bind runs code outside every loop as one thread)",
-                op_name(&op)
+                "place-device-memory: '{}' would read or write GPU memory on the host, which only launches kernels; {}",
+                op_name(&op),
+                remedy(op)
             ),
         ));
     }
     Ok((allocs, deallocs))
+}
+
+/// What to do about host code `op` that touches memory: a read whose
+/// value the host itself needs cannot stay, one that only kernels use could
+/// not move into them (`sink-host-reads`), and anything else belongs in a
+/// bound loop.
+fn remedy(op: OperationRef<'_, '_>) -> String {
+    let mut op = unsafe { OperationRef::from_raw(op.to_raw()) };
+    let mut found: Vec<OperationRef> = op.results().flat_map(|r| users(r.into())).collect();
+    // A value yielded out of an `scf.if` (a range check around a load) is
+    // used where the `if`'s results are.
+    while !found.is_empty() && found.iter().all(|user| op_name(user) == "scf.yield") {
+        let Some(parent) = found[0].parent_operation().filter(|p| op_name(p) == "scf.if") else { break };
+        op = unsafe { OperationRef::from_raw(parent.to_raw()) };
+        found = op.results().flat_map(|r| users(r.into())).collect();
+    }
+    if let Some(host) = found.iter().find(|&&user| enclosing(user, &["gpu.launch"]).is_none()) {
+        return format!(
+            "the host uses the value it reads ('{}'), and a value the host needs (a launch's size, a loop bound, a \
+             result) cannot come from GPU memory; compute it in a kernel into a buffer, or pass it as an argument",
+            op_name(host)
+        );
+    }
+    if !found.is_empty() {
+        return "only kernels use the value it reads, but it was not moved into them: sink-host-reads moves such a \
+                read only where nothing writes the memory it reads before the last of them reads it (and only if \
+                it runs before this pass); read the element inside the iteration that uses it"
+            .to_string();
+    }
+    "bind the loops around it to the GPU (blockIdx or threadIdx) so that it runs in a kernel \
+     (sparse-pos-auto-bind runs code outside every loop as one thread)"
+        .to_string()
 }
 
 /// Whether a kernel (an op inside a `gpu.launch`) uses `memory`, or a

@@ -144,7 +144,7 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
         inside: Vec::new(),
         nests: Vec::new(),
         row_values: Vec::new(),
-        written: written_memrefs(launch),
+        written: crate::ir_query::written_memrefs(launch),
         guards: Vec::new(),
     };
     fission.demote_carried_values(&body)?;
@@ -152,20 +152,6 @@ fn serialize<'c>(context: &'c Context, launch: OperationRef<'c, 'c>) -> Result<(
     fission.spill_across_barriers()?;
     erase(launch);
     Ok(())
-}
-
-/// The memrefs (`root_memref` keys) that ops in `op` (a launch, say) other
-/// than loads and `memref.dim` take: those it may write.
-fn written_memrefs(op: OperationRef<'_, '_>) -> Vec<usize> {
-    let mut written = Vec::new();
-    op.walk(WalkOrder::PreOrder, |op| {
-        let name = op.name();
-        if !matches!(name.as_string_ref().as_str(), Ok("memref.load" | "vector.load" | "memref.dim")) {
-            written.extend(op.operands().filter(|v| v.r#type().is_mem_ref()).map(root_memref));
-        }
-        WalkResult::Advance
-    });
-    written
 }
 
 /// Whether the threads of a row can run apart from the other rows: the
@@ -553,7 +539,7 @@ impl<'c> Fission<'c> {
             if pure && !self.per_thread(op, &threaded) && !row_load && !reads_own_write {
                 unsafe { OperationRefMut::from_raw(op.to_raw()) }.move_before(anchor);
             } else {
-                written_before.extend(written_memrefs(op));
+                written_before.extend(crate::ir_query::written_memrefs(op));
                 threaded.push(op);
             }
         }

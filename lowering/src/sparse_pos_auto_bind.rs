@@ -156,7 +156,8 @@ fn stores_outside(top: OperationRef<'_, '_>, loops: &[OperationRef<'_, '_>]) -> 
 /// and a maximum of one element do not commute.
 fn accumulates_only(top: OperationRef<'_, '_>) -> bool {
     let atomic = |store: OperationRef<'_, '_>| {
-        let element = store.operand(0).ok().map(|value| crate::accumulation_chain::scalar_type(value.r#type()));
+        // The element's own type: a vector element has no atomic update.
+        let element = store.operand(0).ok().map(|value| value.r#type());
         crate::ir_query::reduction_within(store, top)
             .is_some_and(|(_, _, reduction)| element.is_some_and(|element| reduction.atomic_on_gpu(element)))
     };

@@ -149,3 +149,15 @@ func.func @no_atomic_index_add(%m: memref<?xindex>, %x: memref<?xindex>, %i: ind
   memref.store %new, %m[%i] {sptir.atomic} : memref<?xindex>
   return
 }
+
+// -----
+
+// Nor has it atomics of a vector element (a memref of vector<4xf32>).
+func.func @no_atomic_vector_add(%m: memref<?xvector<4xf32>>, %x: memref<?xvector<4xf32>>, %i: index) {
+  %old = memref.load %m[%i] : memref<?xvector<4xf32>>
+  %v = memref.load %x[%i] : memref<?xvector<4xf32>>
+  %new = arith.addf %old, %v : vector<4xf32>
+  // expected-error@+1 {{the GPU has no atomic add of vector<4xf32>}}
+  memref.store %new, %m[%i] {sptir.atomic} : memref<?xvector<4xf32>>
+  return
+}

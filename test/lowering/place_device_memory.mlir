@@ -104,3 +104,36 @@ func.func @host_stack_view_in_kernel(%out: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A value the host returns cannot come from GPU memory.
+func.func @result_read_on_the_host(%s: memref<2xf32>, %y: memref<?xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'memref.load' would read or write GPU memory on the host, which only launches kernels; the host uses the value it reads ('func.return'), and a value the host needs (a launch's size, a loop bound, a result) cannot come from GPU memory}}
+  %a = memref.load %s[%c0] : memref<2xf32>
+  gpu.launch blocks(%b, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %a, %y[%b] : memref<?xf32>
+    gpu.terminator
+  }
+  return %a : f32
+}
+
+// -----
+
+// A value only the kernel uses, read from memory the kernel then writes
+// (sink-host-reads left it on the host): read it inside the iteration.
+func.func @read_of_memory_the_kernel_writes(%y: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'memref.load' would read or write GPU memory on the host, which only launches kernels; only kernels use the value it reads, but it was not moved into them: sink-host-reads moves such a read only where nothing writes the memory it reads before the last of them reads it}}
+  %first = memref.load %y[%c0] : memref<?xf32>
+  gpu.launch blocks(%b, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %y[%b] : memref<?xf32>
+    %w = arith.subf %v, %first : f32
+    memref.store %w, %y[%b] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -107,7 +107,7 @@ func.func @int_column_sums(%x: memref<?xi32>, %y: memref<?xi32>, %m: index, %n: 
 
 // -----
 
-// Sums of a type the GPU has no atomic add for (index, f8, i8) stay
+// Sums of a type the GPU has no atomic add for (index, f8, i8, vectors) stay
 // sequential like any other update blocks cannot share: the reduction loop
 // on the host, the spatial one inside it on blocks.
 // CHECK-LABEL: func.func @index_column_sums
@@ -118,6 +118,10 @@ func.func @int_column_sums(%x: memref<?xi32>, %y: memref<?xi32>, %m: index, %n: 
 //       CHECK:   sparse_pos.for "f8sum.0" reduction
 //   CHECK-NOT:     atomic
 //       CHECK:     sparse_pos.for "f8sum.1.o" spatial {{.*}} {bind = "blockIdx.x"}
+// CHECK-LABEL: func.func @vector_column_sums
+//       CHECK:   sparse_pos.for "vecsum.0" reduction
+//   CHECK-NOT:     atomic
+//       CHECK:     sparse_pos.for "vecsum.1.o" spatial {{.*}} {bind = "blockIdx.x"}
 func.func @index_column_sums(%x: memref<?xindex>, %y: memref<?xindex>, %m: index, %n: index) {
   %I = sparse_iter.dense_fixed %m
   %J = sparse_iter.dense_fixed %n
@@ -143,6 +147,20 @@ func.func @f8_column_sums(%x: memref<?xf8E4M3FN>, %y: memref<?xf8E4M3FN>, %m: in
     %v = sparse_iter.load %X[%j, %i] : !sparse_iter.buffer<2, f8E4M3FN>
     %s = arith.addf %acc, %v : f8E4M3FN
     sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f8E4M3FN>
+  }
+  return
+}
+func.func @vector_column_sums(%x: memref<?xvector<4xf32>>, %y: memref<?xvector<4xf32>>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%J, %I] : memref<?xvector<4xf32>> -> !sparse_iter.buffer<2, vector<4xf32>>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xvector<4xf32>> -> !sparse_iter.buffer<1, vector<4xf32>>
+  sparse_iter.iterate "vecsum" [%J, %I] "RS" body {
+  ^bb0(%j: index, %i: index):
+    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, vector<4xf32>>
+    %v = sparse_iter.load %X[%j, %i] : !sparse_iter.buffer<2, vector<4xf32>>
+    %s = arith.addf %acc, %v : vector<4xf32>
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, vector<4xf32>>
   }
   return
 }

@@ -797,6 +797,59 @@ fn warp_shuffled_row_sums() {
     }
 }
 
+/// Values read once outside every iteration (a scale and an offset,
+/// with arithmetic on them) that the kernels use: on the GPU path
+/// sink-host-reads moves the reads into the launches, under the default
+/// schedule and lanes that meet in a shuffle (one row or three a block);
+/// the CPU path reads them once.
+#[test]
+fn reads_outside_the_iteration() {
+    use sptir_runtime::{cpu::KernelArg, random_dense};
+    let pipelines = [
+        "builtin.module(sptir-to-cpu)".to_string(),
+        format!("builtin.module(lower-sparse-iter,sparse-pos-auto-bind,{GPU_LOWERING})"),
+        format!(
+            "builtin.module(lower-sparse-iter,sparse-pos-split{{loop=scaled.1 factor=8}},\
+             sparse-pos-bind{{loop=scaled.1.i to=threadIdx.x shuffle=true}},sparse-pos-auto-bind,{GPU_LOWERING})"
+        ),
+        format!(
+            "builtin.module(lower-sparse-iter,sparse-pos-split{{loop=scaled.0 factor=3}},\
+             sparse-pos-bind{{loop=scaled.0.i to=threadIdx.y}},sparse-pos-split{{loop=scaled.1 factor=32}},\
+             sparse-pos-bind{{loop=scaled.1.i to=threadIdx.x shuffle=true}},sparse-pos-auto-bind,{GPU_LOWERING})"
+        ),
+    ];
+    for pipeline in &pipelines {
+        let context = create_context();
+        let mut module = sptir_dialects::parse_module(&context, inputs::SCALED_ROWS, "scaled_rows.mlir").unwrap();
+        run_pipeline(&context, &mut module, pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        let kernel = CpuKernel::compile(&module, 2).unwrap();
+        for a in matrices() {
+            let x = random_dense(a.cols(), 5);
+            let s = [-1.5, 0.25];
+            let mut y = vec![f32::NAN; a.rows()];
+            kernel
+                .run(
+                    "scaled",
+                    &mut [
+                        KernelArg::Ids(a.indptr()),
+                        KernelArg::Ids(a.indices()),
+                        KernelArg::Values(a.values()),
+                        KernelArg::Values(&x),
+                        KernelArg::Values(&s),
+                        KernelArg::Output(&mut y),
+                        KernelArg::Index(a.rows()),
+                        KernelArg::Index(a.cols()),
+                        KernelArg::Index(a.nnz()),
+                        KernelArg::Index(s.len()),
+                    ],
+                )
+                .unwrap();
+            let error = relative_error(&y, &inputs::scaled_rows(&a, &x, &s));
+            assert!(error < 1e-5, "{pipeline} on {} rows: relative error {error}", a.rows());
+        }
+    }
+}
+
 /// Row maxima and minima (of all values, of the positive ones under a guard
 /// the data decides, and of both signs in the two branches of one) split over lanes that meet in a warp shuffle
 /// (each lane starts from the reduction's identity, not zero; a lane past

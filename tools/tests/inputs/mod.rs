@@ -6,6 +6,7 @@ pub const COLUMN_MAXIMA: &str = include_str!("column_maxima.mlir");
 pub const STAGED_BUFFER: &str = include_str!("staged_buffer.mlir");
 pub const MATH_FUNCTIONS: &str = include_str!("math_functions.mlir");
 pub const ROW_SUMS: &str = include_str!("row_sums.mlir");
+pub const SCALED_ROWS: &str = include_str!("scaled_rows.mlir");
 pub const ROW_EXTREMA: &str = include_str!("../../../test/lowering/Inputs/row_extrema.mlir");
 pub const ROUNDINGS: &str = include_str!("roundings.mlir");
 pub const SHIFTED_CSC_SPMM: &str = include_str!("shifted_csc_spmm.mlir");
@@ -129,6 +130,18 @@ fn roundings(x: f32) -> f64 {
 /// `rowsum` of `row_sums.mlir`: the sum of each row of `a`, in float64.
 pub fn row_sums(a: &sptir_runtime::Csr) -> Vec<f64> {
     (0..a.rows()).map(|r| a.row(r).map_or(0.0, |(_, values)| values.iter().map(|&v| v as f64).sum())).collect()
+}
+
+/// `scaled` of `scaled_rows.mlir`: `2 s[1] + s[0] (A x)[i]`, in float64.
+pub fn scaled_rows(a: &sptir_runtime::Csr, x: &[f32], s: &[f32]) -> Vec<f64> {
+    (0..a.rows())
+        .map(|r| {
+            let dot: f64 = a.row(r).map_or(0.0, |(columns, values)| {
+                columns.iter().zip(values).map(|(&j, &v)| v as f64 * x[j as usize] as f64).sum()
+            });
+            2.0 * s[1] as f64 + s[0] as f64 * dot
+        })
+        .collect()
 }
 
 /// The arguments of the kernels of `row_extrema.mlir`.
