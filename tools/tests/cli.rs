@@ -116,7 +116,7 @@ fn bench_rejects_bad_problems_and_kernels() {
     // the first runs.
     let config = temp_file("block0.cfg", "[feat 8]\nformat=csr\n[feat 4]\nformat=bsr\nblock=0\n");
     let output = bench(&["--op", "spmm", "--matrix", matrix, "--feat", "8,4", "--config", &config, "--reps", "1"]);
-    fails_with(&output, "--config, for feat 4: --block (block: the bsr block size) must be at least 1");
+    fails_with(&output, "block0.cfg', for feat 4: --block (block: the bsr block size) must be at least 1");
     assert!(output.stdout.is_empty(), "{}", String::from_utf8_lossy(&output.stdout));
     // A search that fails leaves no empty configuration behind.
     let saved = std::env::temp_dir().join(format!("sptir-cli-{}-failed.cfg", std::process::id()));
@@ -737,7 +737,7 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &config, "--json"]);
     assert!(String::from_utf8_lossy(&reused.stdout).contains("\"verified\":true"));
     let bad = temp_file("bad.cfg", "format=coo\n");
-    fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &bad]), "bad format in config line");
+    fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &bad]), "bad.cfg:1: bad format 'coo'");
     // A configuration written by hand may say why.
     let commented = temp_file(
         "commented.cfg",
@@ -750,7 +750,7 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     let twice = temp_file("twice-key.cfg", "format=csr\nformat=ell\n");
     fails_with(
         &bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &twice]),
-        "config key 'format' is given twice",
+        "twice-key.cfg:2: key 'format' is given twice (line 1 gave it)",
     );
     // hyb_exclusive is a flag, true or false, and applies to hyb SpMM.
     let exclusive = temp_file("exclusive.cfg", "format=hyb\nhyb_exclusive=true\n");
@@ -761,9 +761,69 @@ fn bench_tunes_and_reuses_the_best_configuration() {
     fails_with(&bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--config", &misspelt]), "expected true or false");
     fails_with(&bench(&["--op", "sddmm", "--matrix", "rmat:6:4:3", "--config", &exclusive]), "applies to spmm in hyb");
     // An empty schedule schedules nothing, as on the command line.
-    let empty = temp_file("empty.cfg", "stage1=\nschedule= , \n");
+    let empty = temp_file("empty.cfg", "format=csr\nstage1=\nschedule= , \n");
     let reused = bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", &empty, "--json"]);
     assert!(String::from_utf8_lossy(&reused.stdout).contains("\"verified\":true"), "{reused:?}");
+}
+
+/// A configuration that would be misread, or flags it would silently
+/// override, are refused with the file and line.
+#[test]
+fn bench_refuses_configurations_it_would_misread() {
+    let run = |config: &str, extra: &[&str]| {
+        bench(&[&["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--config", config][..], extra].concat())
+    };
+    for (name, text) in [("empty.cfg", ""), ("comments.cfg", "# nothing\n\n"), ("header.cfg", "[feat 32]\n")] {
+        fails_with(&run(&temp_file(name, text), &[]), "sets nothing: a configuration has at least a format= line");
+    }
+    fails_with(&run(&temp_file("no-format.cfg", "block=2\n"), &[]), "sets no format for feat 32");
+    fails_with(&run(&temp_file("plus.cfg", "format=bsr\nblock=+2\n"), &[]), "plus.cfg:2: bad number '+2' for block");
+    fails_with(&run(&temp_file("case.cfg", "format=HYB\n"), &[]), "case.cfg:1: bad format 'HYB'");
+    fails_with(&run(&temp_file("nul.cfg", "\0x=1\n"), &[]), "nul.cfg:1: unknown key '\\0x'");
+    fails_with(&run("/dev/zero", &[]), "'/dev/zero' is over 1 MiB");
+    // A section for a size this run does not ask for is checked as fully
+    // as the one it does.
+    let other = temp_file("other-block.cfg", "[feat 8]\nformat=csr\n[feat 4]\nformat=bsr\nblock=0\n");
+    fails_with(&run(&other, &["--feat", "8"]), "other-block.cfg', for feat 4: --block");
+    let ell = temp_file("ell.cfg", "format=ell\n");
+    fails_with(
+        &run(&ell, &["--format", "bsr", "--block", "2"]),
+        "sets the format, its parameters and the schedule: drop --format and --block",
+    );
+    fails_with(&run(&ell, &["--stage1", "cse"]), "drop --stage1");
+    fails_with(&run(&ell, &["--tune"]), "--tune finds what --config would set: drop one");
+    fails_with(
+        &bench(&["--op", "spmm", "--matrix", "rmat:6:4:3", "--tune", "--format", "bsr", "--hyb-exclusive"]),
+        "--tune searches the schedules, the formats and their parameters itself: drop --format and --hyb-exclusive",
+    );
+}
+
+/// --save-config writes through a link and leaves it a link, also when
+/// the file it leads to does not exist yet, and also when the search
+/// fails.
+#[test]
+fn bench_saves_a_configuration_through_a_link() {
+    let dir = std::env::temp_dir().join(format!("sptir-cli-{}-link", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let (link, target) = (dir.join("link.cfg"), dir.join("target.cfg"));
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let link_path = link.display().to_string();
+    let tune = ["--op", "spmm", "--matrix", "rmat:6:4:3", "--reps", "1", "--tune", "--save-config", &link_path];
+    fails_with(&bench(&[&tune[..], &["--tolerance", "0"]].concat()), "no candidate verified");
+    assert!(link.is_symlink() && !target.exists(), "a failed search changed {}", dir.display());
+    let output = bench(&tune);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(link.is_symlink(), "the link was replaced");
+    let saved = std::fs::read_to_string(&target).expect("written through the link");
+    assert!(saved.starts_with("format="), "{saved}");
+    // What the saved file holds is what the format takes: a bsr block
+    // size only with bsr, hyb's parameters (its exclusive flag too) only
+    // with hyb.
+    let format = saved.lines().next().unwrap().trim_start_matches("format=");
+    assert_eq!(saved.contains("block="), format == "bsr", "{saved}");
+    assert_eq!(saved.contains("col_parts=") && saved.contains("hyb_exclusive="), format == "hyb", "{saved}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -793,18 +853,18 @@ fn bench_saves_one_configuration_per_feature_size() {
     fails_with(&bench(&[&matrix[..], &["--config", &bad]].concat()), "expected '[feat N]'");
     // A section that does not apply is still checked.
     let other = temp_file("other-section.cfg", "[feat 32]\nformat=csr\n[feat 4]\nformat=coo\n");
-    fails_with(&bench(&[&matrix[..], &["--config", &other]].concat()), "bad format in config line");
+    fails_with(&bench(&[&matrix[..], &["--config", &other]].concat()), "other-section.cfg:4: bad format 'coo'");
     let twice = temp_file("twice.cfg", "[feat 4]\nformat=csr\n[feat 4]\nformat=ell\n");
     fails_with(&bench(&[&matrix[..], &["--feat", "4", "--config", &twice]].concat()), "'[feat 4]' is given twice");
     // A schedule in a configuration is checked as the configuration's.
     let wide = temp_file("wide.cfg", "[feat 4]\nrow_spmm=4,48,1,48\n");
     let output = bench(&[&matrix[..], &["--feat", "4", "--config", &wide, "--device", "emulate"]].concat());
-    fails_with(&output, "--config: bad schedule in config line 'row_spmm=4,48,1,48': caching in shared memory");
+    fails_with(&output, "wide.cfg:2: bad schedule '4,48,1,48' for row_spmm: caching in shared memory");
     // Every feature size's options are checked before the first runs, and
     // the configuration is named as their source.
-    let late = temp_file("late.cfg", "[feat 2]\nformat=bsr\n[feat 8]\nrow_spmm=2,4,1\n");
+    let late = temp_file("late.cfg", "[feat 2]\nformat=bsr\n[feat 8]\nformat=csr\nrow_spmm=2,4,1\n");
     let output = bench(&[&matrix[..], &["--feat", "2,8", "--config", &late]].concat());
-    fails_with(&output, "--config, for feat 8: --row-spmm is a GPU schedule");
+    fails_with(&output, "late.cfg', for feat 8: --row-spmm is a GPU schedule");
     assert!(output.stdout.is_empty(), "feat 2 ran first: {}", String::from_utf8_lossy(&output.stdout));
     // A byte-order mark is not part of the first key.
     let marked = temp_file("bom.cfg", "\u{feff}format=ell\n");
@@ -1175,7 +1235,10 @@ fn bench_rejects_options_it_would_ignore() {
         &with(&["--device", "emulate", "--schedule", bind, "--row-spmm", "1,4,1"]),
         "--schedule and --row-spmm are alternative GPU schedules",
     );
-    fails_with(&with(&["--device", "cuda", "--tune", "--row-spmm", "1,4,1"]), "--tune searches the schedules itself");
+    fails_with(
+        &with(&["--device", "cuda", "--tune", "--row-spmm", "1,4,1"]),
+        "--tune searches the schedules, the formats and their parameters itself: drop --row-spmm",
+    );
     fails_with(
         &bench(&["--op", "sddmm", "--matrix", matrix, "--device", "emulate", "--sddmm", "1,4,1", "--stage1", "cse"]),
         "--sddmm sets the stage I schedule itself",

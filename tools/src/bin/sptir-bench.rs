@@ -3,7 +3,7 @@
 //! operands, checks it against a float64 reference and times it. One JSON
 //! object per line with `--json`.
 
-use clap::{Parser, ValueEnum};
+use clap::{parser::ValueSource, CommandFactory, FromArgMatches, Parser, ValueEnum};
 use melior::ir::Module;
 use sptir_runtime::{
     cpu::{CpuKernel, KernelArg},
@@ -204,7 +204,8 @@ struct Args {
     generic: bool,
     /// Search formats (csr, ell, bsr, hyb(c, k)) and, on the GPU, row-block
     /// SpMM and non-zero-parallel SDDMM schedules for this matrix and
-    /// feature size; print each and the best.
+    /// feature size; print each and the best (the flags that set a format
+    /// or a schedule are refused with it).
     #[arg(long)]
     tune: bool,
     /// With --tune: write the best configuration to this file (one
@@ -212,8 +213,10 @@ struct Args {
     #[arg(long)]
     save_config: Option<String>,
     /// Read the format, its parameters and the schedule from a file written
-    /// by --save-config (they override the command line; a file with
-    /// `[feat N]` sections needs one for each --feat).
+    /// by --save-config (`key=value` lines, `#` comments; it replaces
+    /// --format, --block, --col-parts, --bucket-exp, --hyb-exclusive,
+    /// --stage1, --schedule, --row-spmm and --sddmm, which are refused with
+    /// it; a file with `[feat N]` sections needs one for each --feat).
     #[arg(long)]
     config: Option<String>,
     /// Seed for the random values of A and the dense operands.
@@ -770,15 +773,38 @@ fn lane_sddmm_schedule(values: &[usize]) -> Result<LaneSddmm, String> {
     schedule.check().map(|()| schedule)
 }
 
-/// The configuration knobs --tune varies and --save-config records.
+/// The settings a configuration holds, as `(key, flag)`: with --config
+/// or --tune they come from the file or the search, so the flag that
+/// would set one too is refused rather than overridden without a word.
+const CONFIG_KEYS: [(&str, &str); 9] = [
+    ("format", "--format"),
+    ("block", "--block"),
+    ("col_parts", "--col-parts"),
+    ("bucket_exp", "--bucket-exp"),
+    ("hyb_exclusive", "--hyb-exclusive"),
+    ("stage1", "--stage1"),
+    ("schedule", "--schedule"),
+    ("row_spmm", "--row-spmm"),
+    ("sddmm", "--sddmm"),
+];
+
+/// The configuration knobs --tune varies and --save-config records: the
+/// format, the parameters that format takes, and the schedule.
 fn config_lines(args: &Args) -> String {
     let format = format!("{:?}", args.format).to_lowercase();
-    let mut text = format!("format={format}\nblock={}\ncol_parts={}\n", args.block, args.col_parts);
-    if let Some(bucket_exp) = args.bucket_exp {
-        text.push_str(&format!("bucket_exp={bucket_exp}\n"));
-    }
-    if args.hyb_exclusive {
-        text.push_str("hyb_exclusive=true\n");
+    let mut text = format!("format={format}\n");
+    match args.format {
+        FormatArg::Bsr => text.push_str(&format!("block={}\n", args.block)),
+        FormatArg::Hyb => {
+            text.push_str(&format!("col_parts={}\n", args.col_parts));
+            if let Some(bucket_exp) = args.bucket_exp {
+                text.push_str(&format!("bucket_exp={bucket_exp}\n"));
+            }
+            if args.op == OpArg::Spmm {
+                text.push_str(&format!("hyb_exclusive={}\n", args.hyb_exclusive));
+            }
+        }
+        FormatArg::Csr | FormatArg::Ell => {}
     }
     if let Some(stage1) = &args.stage1 {
         text.push_str(&format!("stage1={stage1}\n"));
@@ -795,85 +821,142 @@ fn config_lines(args: &Args) -> String {
     text
 }
 
-/// Applies a configuration to the run for feature size `feat`. Lines
-/// before any `[feat N]` header apply to every feature size, lines after
-/// one only to N; each line is checked whichever it applies to.
-fn apply_config(args: &mut Args, text: &str, feat: usize) -> Result<(), String> {
-    let mut section: Option<usize> = None;
-    let mut sections = Vec::new();
-    let mut elsewhere = args.clone();
-    let mut keys: Vec<(Option<usize>, String)> = Vec::new();
-    // `#` comments and blank lines aside, each line is `key=value` or a header.
-    // Editors on Windows may start the file with a byte-order mark.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines = text.lines().map(|l| l.split('#').next().unwrap_or_default());
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        if let Some(header) = line.trim().strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-            let size = header.trim().strip_prefix("feat").and_then(|n| n.trim().parse::<usize>().ok());
-            let size = size.ok_or_else(|| format!("bad config section '{line}': expected '[feat N]'"))?;
-            if sections.contains(&size) {
-                return Err(format!("config section '[feat {size}]' is given twice"));
-            }
-            section = Some(size);
-            sections.push(size);
-            continue;
-        }
-        // A second value would silently win over the first.
-        let key = line.split_once('=').map(|(key, _)| key.trim().to_string()).unwrap_or_default();
-        if keys.contains(&(section, key.clone())) {
-            return Err(format!(
-                "config key '{key}' is given twice{}",
-                section.map_or(String::new(), |size| format!(" in [feat {size}]"))
-            ));
-        }
-        keys.push((section, key));
-        let target = if section.is_none_or(|size| size == feat) { &mut *args } else { &mut elsewhere };
-        apply_config_line(target, line)?;
-    }
-    if !sections.is_empty() && !sections.contains(&feat) {
-        let sizes: Vec<String> = sections.iter().map(usize::to_string).collect();
-        return Err(format!("the configuration has no [feat {feat}] section (it has feat {})", sizes.join(", ")));
-    }
-    Ok(())
+/// A configuration file (--config, as --save-config writes it): `key=value`
+/// lines, `#` comments, and `[feat N]` headers after which lines apply to
+/// feature size N only.
+struct Config {
+    path: String,
+    /// Each setting: its line number, its section, its key and its value.
+    settings: Vec<(usize, Option<usize>, String, String)>,
+    sections: Vec<usize>,
 }
 
-fn apply_config_line(args: &mut Args, line: &str) -> Result<(), String> {
-    let (key, value) = line.split_once('=').ok_or_else(|| format!("bad config line '{line}'"))?;
-    let number = || value.trim().parse::<usize>().map_err(|_| format!("bad number in config line '{line}'"));
-    match key.trim() {
+impl Config {
+    /// A configuration is a few lines: a larger file (or a device that
+    /// never ends) is not one.
+    const LIMIT: u64 = 1 << 20;
+
+    fn read(path: &str) -> Result<Config, String> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|file| file.take(Self::LIMIT + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("--config: cannot read '{path}': {e}"))?;
+        if bytes.len() as u64 > Self::LIMIT {
+            return Err(format!("--config: '{path}' is over 1 MiB, which no configuration is"));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("--config: '{path}' is not UTF-8 text"))?;
+        Config::parse(path, &text)
+    }
+
+    /// The file's syntax: headers, `key=value` with a known key, each key
+    /// once a section. Values are checked as they are applied.
+    fn parse(path: &str, text: &str) -> Result<Config, String> {
+        let mut config = Config { path: path.to_string(), settings: Vec::new(), sections: Vec::new() };
+        let mut section = None;
+        // Editors on Windows may start the file with a byte-order mark.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (number, line) in text.lines().enumerate().map(|(at, line)| (at + 1, line)) {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            let error = |message: String| format!("--config: {path}:{number}: {message}");
+            if let Some(header) = line.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+                let size = header.trim().strip_prefix("feat").and_then(|n| digits(n.trim()));
+                let size =
+                    size.ok_or_else(|| error(format!("bad section '{}': expected '[feat N]'", line.escape_debug())))?;
+                if config.sections.contains(&size) {
+                    return Err(error(format!("section '[feat {size}]' is given twice")));
+                }
+                section = Some(size);
+                config.sections.push(size);
+                continue;
+            }
+            let (key, value) = line
+                .split_once('=')
+                .ok_or_else(|| error(format!("expected 'key=value' or '[feat N]', got '{}'", line.escape_debug())))?;
+            let key = key.trim();
+            if !CONFIG_KEYS.iter().any(|(known, _)| *known == key) {
+                let known: Vec<&str> = CONFIG_KEYS.iter().map(|(known, _)| *known).collect();
+                return Err(error(format!("unknown key '{}' (keys: {})", key.escape_debug(), known.join(", "))));
+            }
+            // A second value would silently win over the first.
+            if let Some((first, ..)) = config.settings.iter().find(|(_, s, k, _)| *s == section && k == key) {
+                return Err(error(format!("key '{key}' is given twice (line {first} gave it)")));
+            }
+            config.settings.push((number, section, key.to_string(), value.trim().to_string()));
+        }
+        if config.settings.is_empty() {
+            return Err(format!("--config: '{path}' sets nothing: a configuration has at least a format= line"));
+        }
+        Ok(config)
+    }
+
+    /// Applies the settings for feature size `feat`: those before any
+    /// header and those of its section, which must set the format.
+    fn apply(&self, args: &mut Args, feat: usize) -> Result<(), String> {
+        let path = &self.path;
+        if !self.sections.is_empty() && !self.sections.contains(&feat) {
+            let sizes: Vec<String> = self.sections.iter().map(usize::to_string).collect();
+            return Err(format!("--config: '{path}' has no [feat {feat}] section (it has feat {})", sizes.join(", ")));
+        }
+        let mut format = false;
+        for (number, section, key, value) in &self.settings {
+            if section.is_none_or(|size| size == feat) {
+                apply_config_setting(args, key, value).map_err(|e| format!("--config: {path}:{number}: {e}"))?;
+                format |= key == "format";
+            }
+        }
+        if !format {
+            return Err(format!("--config: '{path}' sets no format for feat {feat} (a format= line)"));
+        }
+        Ok(())
+    }
+}
+
+/// A count written in decimal digits alone (no sign).
+fn digits(text: &str) -> Option<usize> {
+    text.bytes().all(|b| b.is_ascii_digit()).then(|| text.parse().ok()).flatten()
+}
+
+fn apply_config_setting(args: &mut Args, key: &str, value: &str) -> Result<(), String> {
+    let shown = value.escape_debug();
+    let number = || digits(value).ok_or_else(|| format!("bad number '{shown}' for {key}"));
+    match key {
         "format" => {
-            args.format =
-                FormatArg::from_str(value.trim(), true).map_err(|_| format!("bad format in config line '{line}'"))?
+            args.format = FormatArg::from_str(value, false)
+                .map_err(|_| format!("bad format '{shown}': expected csr, ell, bsr or hyb"))?
         }
         "block" => args.block = number()?,
         "col_parts" => args.col_parts = number()?,
         "bucket_exp" => {
-            args.bucket_exp = Some(u32::try_from(number()?).map_err(|_| format!("bad number in config line '{line}'"))?)
+            args.bucket_exp = Some(u32::try_from(number()?).map_err(|_| format!("bad number '{shown}' for {key}"))?)
         }
         "hyb_exclusive" => {
-            args.hyb_exclusive = match value.trim() {
+            args.hyb_exclusive = match value {
                 "true" => true,
                 "false" => false,
-                _ => return Err(format!("bad flag in config line '{line}': expected true or false")),
+                _ => return Err(format!("bad flag '{shown}' for hyb_exclusive: expected true or false")),
             }
         }
         "stage1" => args.stage1 = pass_list(value),
         "schedule" => args.schedule = pass_list(value),
         "row_spmm" | "sddmm" => {
-            let values: Result<Vec<usize>, _> = value.split(',').map(|v| v.trim().parse::<usize>()).collect();
-            let values = values.map_err(|_| format!("bad numbers in config line '{line}'"))?;
-            let checked = match key.trim() {
+            let values: Option<Vec<usize>> = value.split(',').map(|v| digits(v.trim())).collect();
+            let values = values.ok_or_else(|| format!("bad numbers '{shown}' for {key}"))?;
+            let checked = match key {
                 "sddmm" => lane_sddmm_schedule(&values).map(|_| ()),
                 _ => row_spmm_schedule(&values).map(|_| ()),
             };
-            checked.map_err(|e| format!("bad schedule in config line '{line}': {e}"))?;
-            if key.trim() == "sddmm" {
+            checked.map_err(|e| format!("bad schedule '{shown}' for {key}: {e}"))?;
+            if key == "sddmm" {
                 args.sddmm = Some(values);
             } else {
                 args.row_spmm = Some(values);
             }
         }
-        other => return Err(format!("unknown config key '{other}'")),
+        other => return Err(format!("unknown key '{other}'")),
     }
     Ok(())
 }
@@ -1025,7 +1108,9 @@ fn tune(args: &Args, a: &Csr, feat: usize) -> Result<String, String> {
         Ok((true, ms)) if best.as_ref().is_none_or(|(fastest, _)| ms < *fastest) => *best = Some((ms, candidate)),
         Ok(_) => {}
         // A format that cannot hold the matrix is not a failure here.
-        Err(error) => eprintln!("sptir-bench: --tune: skipping {:?}: {error}", candidate.format),
+        Err(error) => {
+            eprintln!("sptir-bench: --tune: skipping {}: {error}", config_lines(&candidate).trim().replace('\n', ", "))
+        }
     };
     // After a kernel fault the GPU runs nothing more: every later
     // candidate would fail, and the winner would be a partial search's.
@@ -1191,9 +1276,6 @@ fn check_options(args: &Args) -> Result<(), String> {
     .iter()
     .filter_map(|&(given, name)| given.then_some(name))
     .collect();
-    if args.tune && !schedules.is_empty() {
-        return Err(format!("--tune searches the schedules itself: drop {}", schedules.join(" and ")));
-    }
     if schedules.len() > 1 {
         return Err(format!("{} are alternative GPU schedules: give one", schedules.join(" and ")));
     }
@@ -1240,14 +1322,19 @@ fn check_environment(args: &Args) -> Result<(), String> {
         // Refused now, not after the whole search (an existing file keeps
         // its text until then; a new one is not left empty should the
         // search fail).
-        let existed = std::path::Path::new(path).exists();
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|e| format!("--save-config: cannot write '{path}': {e}"))?;
-        if !existed {
-            std::fs::remove_file(path).map_err(|e| format!("--save-config: cannot write '{path}': {e}"))?;
+        // A link is tried through, and left as it is: one that leads
+        // nowhere yet is written through at the end, as the shell would.
+        let cannot = |e: std::io::Error| format!("--save-config: cannot write '{path}': {e}");
+        let file = std::path::Path::new(path);
+        match std::fs::symlink_metadata(file) {
+            Ok(_) if file.exists() => {
+                std::fs::OpenOptions::new().append(true).open(path).map_err(cannot)?;
+            }
+            Ok(_) => {}
+            Err(_) => {
+                std::fs::OpenOptions::new().append(true).create_new(true).open(path).map_err(cannot)?;
+                std::fs::remove_file(path).map_err(cannot)?;
+            }
         }
     }
     if args.device == Device::Cuda && args.emit.is_none() {
@@ -1278,42 +1365,79 @@ fn check_chip(chip: &str) -> Result<(), String> {
     })
 }
 
+/// Each feature size's run, its configuration applied and checked before
+/// the matrix is loaded; a configuration's sections for other sizes are
+/// checked too.
+fn feature_runs(args: &Args, config: Option<&Config>, given: &[&str]) -> Result<Vec<(usize, Args)>, String> {
+    if let Some(config) = config {
+        if args.tune {
+            return Err("--tune finds what --config would set: drop one".into());
+        }
+        if !given.is_empty() {
+            return Err(format!(
+                "--config: '{}' sets the format, its parameters and the schedule: drop {}",
+                config.path,
+                given.join(" and ")
+            ));
+        }
+    }
+    if args.tune && !given.is_empty() {
+        return Err(format!(
+            "--tune searches the schedules, the formats and their parameters itself: drop {}",
+            given.join(" and ")
+        ));
+    }
+    let mut runs = Vec::new();
+    let others = config.map_or(Vec::new(), |c| c.sections.iter().filter(|s| !args.feat.contains(s)).copied().collect());
+    for (feat, asked) in args.feat.iter().map(|&f| (f, true)).chain(others.into_iter().map(|f| (f, false))) {
+        let mut run = args.clone();
+        if let Some(config) = config {
+            config.apply(&mut run, feat)?;
+        }
+        // What only the configuration brings in is blamed on it, though
+        // named by the flag its key stands for.
+        check_options(&run).map_err(|error| match (config, check_options(args)) {
+            (Some(config), Ok(())) => format!("--config: '{}', for feat {feat}: {error}", config.path),
+            _ => error,
+        })?;
+        if asked {
+            runs.push((feat, run));
+        }
+    }
+    Ok(runs)
+}
+
 fn main() -> ExitCode {
     sptir_tools::quiet_panics();
     sptir_tools::restore_sigpipe();
-    let mut args = Args::parse();
+    let matches = Args::command().get_matches();
+    let mut args = match Args::from_arg_matches(&matches) {
+        Ok(args) => args,
+        Err(error) => error.exit(),
+    };
     cuda::set_queued_timing(args.timing == Timing::Queued);
     args.schedule = args.schedule.as_deref().and_then(pass_list);
     args.stage1 = args.stage1.as_deref().and_then(pass_list);
-    let config = match args.config.as_deref().map(|path| std::fs::read_to_string(path).map_err(|e| (path, e))) {
-        Some(Err((path, e))) => {
-            eprintln!("sptir-bench: cannot read '{path}': {e}");
-            return ExitCode::FAILURE;
-        }
-        Some(Ok(text)) => Some(text),
-        None => None,
-    };
-    // Each feature size's run, its configuration applied and checked
-    // before the matrix is loaded.
-    let mut runs = Vec::new();
-    for &feat in &args.feat {
-        let mut run = args.clone();
-        let checked = match &config {
-            Some(text) => apply_config(&mut run, text, feat).map_err(|e| format!("--config: {e}")),
-            None => Ok(()),
-        };
-        // What only the configuration brings in is blamed on it, though
-        // named by the flag its key stands for.
-        let options = check_options(&run).map_err(|error| match check_options(&args) {
-            Ok(()) if config.is_some() => format!("--config, for feat {feat}: {error}"),
-            _ => error,
-        });
-        if let Err(error) = checked.and_then(|()| options) {
+    // The flags that set what a configuration holds, as given.
+    let given: Vec<&str> = CONFIG_KEYS
+        .iter()
+        .filter(|(key, _)| matches.value_source(key) == Some(ValueSource::CommandLine))
+        .map(|&(_, flag)| flag)
+        .collect();
+    let config = match args.config.as_deref().map(Config::read).transpose() {
+        Ok(config) => config,
+        Err(error) => {
             eprintln!("sptir-bench: {error}");
             return ExitCode::FAILURE;
         }
-        runs.push((feat, run));
-    }
+    };
+    let runs = match feature_runs(&args, config.as_ref(), &given) {
+        Ok(runs) => runs,
+        Err(error) => {
+            eprintln!("sptir-bench: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Err(error) = check_environment(&args) {
         eprintln!("sptir-bench: {error}");
         return ExitCode::FAILURE;
