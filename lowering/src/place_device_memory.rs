@@ -132,6 +132,19 @@ fn remedy(op: OperationRef<'_, '_>) -> String {
         op = unsafe { OperationRef::from_raw(parent.to_raw()) };
         found = op.results().flat_map(|r| users(r.into())).collect();
     }
+    // Host arithmetic on the value (a cast, a product) passes it on: the
+    // use that counts is where its result goes.
+    let mut consumers = Vec::new();
+    while let Some(user) = found.pop() {
+        let host = enclosing(user, &["gpu.launch"]).is_none();
+        if host && user.result_count() > 0 && crate::ir_query::speculatable(&user) {
+            found.extend(user.results().flat_map(|r| users(r.into())));
+        } else if consumers.len() < 64 {
+            consumers.push(user);
+        }
+    }
+    let mut found = consumers;
+    found.reverse();
     if let Some(host) = found.iter().find(|&&user| enclosing(user, &["gpu.launch"]).is_none()) {
         return format!(
             "the host uses the value it reads ('{}'), and a value the host needs (a launch's size, a loop bound, a \

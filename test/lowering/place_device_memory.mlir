@@ -58,7 +58,7 @@ func.func @bound_read_on_the_host(%indptr: memref<?xi32>, %y: memref<?xf32>) {
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   scf.for %i = %c0 to %c1 step %c1 {
-    // expected-error@+1 {{'memref.load' would read or write GPU memory on the host}}
+    // expected-error@+1 {{'memref.load' would read or write GPU memory on the host, which only launches kernels; the host uses the value it reads ('gpu.launch')}}
     %end = memref.load %indptr[%c1] : memref<?xi32>
     %n = arith.index_cast %end : i32 to index
     gpu.launch blocks(%b, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
