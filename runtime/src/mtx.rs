@@ -1,7 +1,7 @@
 //! Matrix Market reader (`coordinate` matrices, plain or gzip-compressed).
 //!
 //! Supported: fields `real`, `integer`, `pattern`; symmetries `general`, `symmetric` and
-//! `skew-symmetric` (the lower triangle is mirrored, the diagonal is not duplicated; a
+//! `skew-symmetric` (one triangle, lower or upper, is mirrored, the diagonal is not duplicated; a
 //! skew-symmetric file may not store the diagonal, which is zero).
 //! The result is always a canonical [`Csr`]: rows sorted, duplicates summed. For
 //! `pattern` files every stored value is 1.0, and a repeated coordinate stays 1.0 (a
@@ -73,6 +73,12 @@ pub enum MtxError {
 
     #[error("line {line}: a skew-symmetric matrix has a zero diagonal, but the entry is on it")]
     SkewDiagonal { line: usize },
+
+    #[error(
+        "line {line}: a {symmetry} file stores one triangle, mirrored on reading, but this entry is {side} \
+         the diagonal and line {first} is on the other side: each pair would be counted twice"
+    )]
+    BothTriangles { line: usize, symmetry: &'static str, side: &'static str, first: usize },
 
     #[error("line {line}: more entries than the {expected} announced by the size line")]
     TooManyEntries { line: usize, expected: usize },
@@ -464,6 +470,8 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
     let most = entries * if symmetry == Symmetry::General { 1 } else { 2 };
     let mut stored = Entries::new(rows, cols, most);
     let mut found = 0usize;
+    // The line of the first entry off the diagonal, and whether it is below.
+    let mut triangle: Option<(usize, bool)> = None;
     while let Some((line, text)) = lines.next_data()? {
         if found == entries {
             return Err(MtxError::TooManyEntries { line, expected: entries });
@@ -480,6 +488,17 @@ fn parse_text<R: BufRead>(reader: R) -> Result<Csr, MtxError> {
         };
         if r == c && symmetry == Symmetry::SkewSymmetric {
             return Err(MtxError::SkewDiagonal { line });
+        }
+        if r != c && symmetry != Symmetry::General {
+            match triangle {
+                None => triangle = Some((line, r > c)),
+                Some((first, below)) if below != (r > c) => {
+                    let symmetry = if symmetry == Symmetry::Symmetric { "symmetric" } else { "skew-symmetric" };
+                    let side = if r > c { "below" } else { "above" };
+                    return Err(MtxError::BothTriangles { line, symmetry, side, first });
+                }
+                Some(_) => {}
+            }
         }
         stored.push(r, c, v)?;
         if r != c {
@@ -577,6 +596,21 @@ mod tests {
         assert_eq!(a.to_dense().unwrap(), vec![0.0, -5.0, 5.0, 0.0]);
         let err = parse("%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 5.5\n").unwrap_err();
         assert!(matches!(err, MtxError::NotNumeric { line: 3, what: "value", .. }), "{err}");
+    }
+
+    #[test]
+    fn symmetric_files_store_one_triangle() {
+        // The upper triangle alone is read as well as the lower.
+        let upper = parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 2 3\n2 2 1\n").unwrap();
+        let lower = parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 3\n2 2 1\n").unwrap();
+        assert_eq!(upper, lower);
+        assert_eq!(lower.values(), &[3.0, 3.0, 1.0]);
+        for symmetry in ["symmetric", "skew-symmetric"] {
+            let both = format!("%%MatrixMarket matrix coordinate real {symmetry}\n3 3 3\n2 1 3\n3 1 1\n1 2 3\n");
+            let err = parse(&both).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("line 5: a {symmetry} file stores one triangle")), "{err}");
+            assert!(err.contains("this entry is above the diagonal and line 3 is on the other side"), "{err}");
+        }
     }
 
     #[test]

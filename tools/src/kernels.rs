@@ -314,7 +314,7 @@ pub fn prepare(
     layout: Layout,
     seed: u64,
 ) -> Result<Prepared, KernelError> {
-    check_feat(a, feat)?;
+    check_feat(op, a, feat)?;
     prepare_with(op, format, a, feat, layout, operands(op, a, feat, seed))
 }
 
@@ -323,13 +323,13 @@ pub const MAX_OPERAND_ELEMENTS: usize = 1 << 31;
 
 /// Whether `feat` features make dense operands of a size this process
 /// can allocate (before [`operands`] tries).
-pub fn check_feat(a: &Csr, feat: usize) -> Result<(), KernelError> {
-    check_feat_for(a.rows(), a.cols(), a.nnz(), feat)
+pub fn check_feat(op: Op, a: &Csr, feat: usize) -> Result<(), KernelError> {
+    check_feat_for(op, a.rows(), a.cols(), a.nnz(), feat)
 }
 
 /// `check_feat` for a matrix of `rows` x `cols` with `nnz` non-zeros, before
 /// it is built (an R-MAT's shape is known from its spec).
-pub fn check_feat_for(rows: usize, cols: usize, nnz: usize, feat: usize) -> Result<(), KernelError> {
+pub fn check_feat_for(op: Op, rows: usize, cols: usize, nnz: usize, feat: usize) -> Result<(), KernelError> {
     if feat == 0 {
         return Err(KernelError::NoFeatures);
     }
@@ -339,10 +339,14 @@ pub fn check_feat_for(rows: usize, cols: usize, nnz: usize, feat: usize) -> Resu
         _ => return Err(KernelError::TooLarge { rows: longer, feat, limit: MAX_OPERAND_ELEMENTS }),
     }
     // The dense operands (f32), the output with its poisoned copy and
-    // the float64 reference's sums and magnitudes, for SpMM's C or
-    // SDDMM's non-zeros.
+    // the float64 reference's sums and magnitudes: SpMM's C, or SDDMM's
+    // non-zeros.
     let (m, n, nnz, feat) = (rows as u64, cols as u64, nnz as u64, feat as u64);
-    let needed = (m + n) * feat * 4 + m * feat * 24 + nnz * 24;
+    let output = match op {
+        Op::Spmm => m * feat,
+        Op::Sddmm => nnz,
+    };
+    let needed = (m + n) * feat * 4 + output * 24;
     sptir_runtime::memory::check_fits(needed).map_err(|(needed, available)| KernelError::OutOfMemory {
         feat: feat as usize,
         needed,

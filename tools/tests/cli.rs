@@ -872,6 +872,23 @@ fn bench_saves_one_configuration_per_feature_size() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("\"format\":\"ell\""), "{output:?}");
 }
 
+/// ELL on a matrix with a hub row runs, padding every row to the hub's
+/// length, and says so: the run looks like a hang otherwise.
+#[test]
+fn bench_notes_ell_padding_for_a_hub() {
+    let n = 2000;
+    let mut text = format!("%%MatrixMarket matrix coordinate pattern general\n{n} {n} {}\n", 2 * n - 1);
+    text.extend((1..=n).map(|j| format!("2 {j}\n")));
+    text.extend((1..=n).filter(|&i| i != 2).map(|i| format!("{i} {i}\n")));
+    let hub = temp_file("hub.mtx", &text);
+    let output = bench(&["--op", "spmm", "--format", "ell", "--matrix", &hub, "--feat", "1", "--reps", "1", "--json"]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\"verified\":true"), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("ell pads each of the 2000 rows to the longest (2000 non-zeros): 4000000 slots for 3999 non-zeros, 1000x the work"), "{stderr}");
+    let csr = bench(&["--op", "spmm", "--matrix", &hub, "--feat", "1", "--reps", "1", "--json"]);
+    assert!(!String::from_utf8_lossy(&csr.stderr).contains("pads"), "{csr:?}");
+}
+
 #[test]
 fn bench_runs_big_ell_matrices_in_row_panels() {
     for op in ["spmm", "sddmm"] {

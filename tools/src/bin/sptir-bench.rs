@@ -24,6 +24,15 @@ enum OpArg {
     Sddmm,
 }
 
+impl From<OpArg> for Op {
+    fn from(op: OpArg) -> Op {
+        match op {
+            OpArg::Spmm => Op::Spmm,
+            OpArg::Sddmm => Op::Sddmm,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum FormatArg {
     Csr,
@@ -315,7 +324,7 @@ impl Work {
             return Ok(Work::Whole(Box::new(prepare(op, format, a, feat, layout, seed)?)));
         }
         // `prepare` checks this on the whole path; here `operands` follows.
-        kernels::check_feat(a, feat)?;
+        kernels::check_feat(op, a, feat)?;
         let rows_per_panel = (panel_slots / width).max(1);
         let ranges =
             (0..a.rows()).step_by(rows_per_panel).map(|start| start..(start + rows_per_panel).min(a.rows())).collect();
@@ -386,6 +395,13 @@ const GUARD: &str = "inline,guard-memory-accesses,";
 /// The LLVM optimization level of the bounds-checked copy.
 const CHECKED_OPT_LEVEL: usize = 1;
 
+/// The LLVM optimization level of an emulated GPU kernel: its times say
+/// nothing of a GPU's, and optimizing the serialized launches of many
+/// buckets took LLVM most of a run (hyb(4, 4) SDDMM on rmat:10:8:0, 20
+/// buckets' launches in one function: 24 s at O3, 5 s at O1, 1.2 s at O0;
+/// hyb(7, 4): 120 s at O3, 3 s at O0).
+const EMULATED_OPT_LEVEL: usize = 0;
+
 /// Runs `module`, lowered with `guard-memory-accesses`, on every part of
 /// `work` (outputs poisoned first); an error naming the failed checks if
 /// any access was out of bounds, ending with `blame`: what to look at.
@@ -436,10 +452,7 @@ fn check_bounds(
 
 /// Runs one feature size; returns whether it verified and its median time.
 fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
-    let op = match args.op {
-        OpArg::Spmm => Op::Spmm,
-        OpArg::Sddmm => Op::Sddmm,
-    };
+    let op = Op::from(args.op);
     let format = match args.format {
         FormatArg::Csr => Format::Csr,
         FormatArg::Ell => Format::Ell,
@@ -655,7 +668,8 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
     // Apart from compile_ms: on the GPU, loading the PTX has the driver
     // compile it to machine code, most of compile_ms for unrolled kernels.
     let lower_ms = (compile_start.elapsed() - checked).as_secs_f64() * 1e3;
-    let mut kernel = compile_kernel(&module, &function, args.device, 3)?;
+    let opt_level = if args.device == Device::Emulate { EMULATED_OPT_LEVEL } else { 3 };
+    let mut kernel = compile_kernel(&module, &function, args.device, opt_level)?;
     let mut run = |problem: &mut kernels::Prepared| kernel(&mut problem.kernel_args());
     let compile_ms = compile_start.elapsed().as_secs_f64() * 1e3;
 
@@ -1447,8 +1461,9 @@ fn main() -> ExitCode {
     if let Ok(spec) = sptir_runtime::RmatSpec::parse(&args.matrix) {
         let rows = spec.check_fits().map(|_| 1usize << spec.scale);
         let checked = rows.map_err(|e| e.to_string()).and_then(|rows| {
-            runs.iter()
-                .try_for_each(|(feat, _)| kernels::check_feat_for(rows, rows, 0, *feat).map_err(|e| e.to_string()))
+            runs.iter().try_for_each(|(feat, _)| {
+                kernels::check_feat_for(args.op.into(), rows, rows, 0, *feat).map_err(|e| e.to_string())
+            })
         });
         if let Err(error) = checked {
             eprintln!("sptir-bench: {error}");
@@ -1463,6 +1478,20 @@ fn main() -> ExitCode {
         }
     };
     randomize_values(&mut a, args.seed);
+    // ELL pads every row to the longest: with a hub, most of the work is
+    // padding, which runs (slowly) but looks like a hang.
+    let padded = (a.rows() as u64).saturating_mul(a.max_row_nnz() as u64);
+    if runs.iter().any(|(_, run)| run.format == FormatArg::Ell && run.emit.is_none())
+        && padded > 16 * a.nnz().max(1 << 16) as u64
+    {
+        eprintln!(
+            "sptir-bench: note: ell pads each of the {} rows to the longest ({} non-zeros): {padded} slots for {} non-zeros, {}x the work; csr or hyb suit this matrix",
+            a.rows(),
+            a.max_row_nnz(),
+            a.nnz(),
+            padded / a.nnz().max(1) as u64
+        );
+    }
     let mut ok = true;
     let mut saved = Vec::new();
     for (feat, run) in &runs {
