@@ -476,10 +476,11 @@ pub fn carried_conflict<'c>(
                             .map(|(_, (&u, _))| u)
                     };
                     (same(x, y)
-                        && (separates(x, position, &varying, &keys().collect::<Vec<_>>())
+                        && (separates(x, position, &varying, &keys().collect::<Vec<_>>(), &[*a, *b])
                             || (spatial
                                 && id_at(x, &fixed, |slot| {
-                                    slot == position || separates(slot, position, &varying, &keys().collect::<Vec<_>>())
+                                    slot == position
+                                        || separates(slot, position, &varying, &keys().collect::<Vec<_>>(), &[*a, *b])
                                 }))))
                         || never_equal(x, y)
                 });
@@ -545,8 +546,9 @@ fn separates<'c>(
     position: Value<'c, 'c>,
     varying: &[Value<'c, 'c>],
     keys: &[Value<'c, 'c>],
+    within: &[OperationRef<'c, 'c>],
 ) -> bool {
-    stride(value, position, varying, keys, 0)
+    stride(value, position, varying, keys, within, 0)
         .is_some_and(|(coefficient, spread)| coefficient != 0 && spread < coefficient.abs())
 }
 
@@ -587,12 +589,14 @@ fn at_most(value: Value<'_, '_>) -> Option<i64> {
 
 /// `value` as `coefficient * position + rest`, with how far `rest` spreads
 /// (its largest value minus its smallest) as the `varying` positions
-/// other than `position` take their values; none where that is unknown.
+/// other than `position` take their values, where the ops `within` run;
+/// none where that is unknown.
 fn stride<'c>(
     value: Value<'c, 'c>,
     position: Value<'c, 'c>,
     varying: &[Value<'c, 'c>],
     keys: &[Value<'c, 'c>],
+    within: &[OperationRef<'c, 'c>],
     depth: usize,
 ) -> Option<(i64, i64)> {
     if value == position {
@@ -601,6 +605,72 @@ fn stride<'c>(
     if determined_by(value, keys, varying) {
         return Some((0, 0));
     }
+    // A split's tail guard (`i.o * 5 + i.i < 48`, the inner split of a
+    // 48-row block) bounds what the loops' spans alone would not.
+    if !crate::ir_query::depends_on(value, position) {
+        if let Some(bound) = guarded_below(value, within) {
+            let spread = bound - 1;
+            return Some((
+                0,
+                stride_inner(value, position, varying, keys, within, depth).map_or(spread, |(_, w)| w.min(spread)),
+            ));
+        }
+    }
+    stride_inner(value, position, varying, keys, within, depth)
+}
+
+/// The bound `C` of a guard `value < C` (unsigned, `C` a constant) whose
+/// `then` holds every op of `within`: there `value` lies in `0..C`.
+fn guarded_below<'c>(value: Value<'c, 'c>, within: &[OperationRef<'c, 'c>]) -> Option<i64> {
+    let ult = melior::dialect::arith::CmpiPredicate::Ult as i64;
+    crate::ir_query::users(value)
+        .into_iter()
+        .filter(|cmpi| {
+            op_name(cmpi) == "arith.cmpi"
+                && cmpi.operand(0).is_ok_and(|v| detach(v) == value)
+                && cmpi
+                    .attribute("predicate")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                    .is_some_and(|p| p.value() == ult)
+        })
+        .filter_map(|cmpi| {
+            let bound = crate::ir_query::constant_index(cmpi.operand(1).ok()?).filter(|&c| c > 0)?;
+            let condition: Value = cmpi.result(0).ok()?.into();
+            let guards = crate::ir_query::users(condition).into_iter().any(|guard| {
+                op_name(&guard) == "scf.if"
+                    && guard.operand(0).is_ok_and(|c| c == condition)
+                    && !within.is_empty()
+                    && within.iter().all(|&op| in_then(guard, op))
+            });
+            guards.then_some(bound)
+        })
+        .min()
+}
+
+/// Whether `op` is nested in the `then` region of `guard` (an `scf.if`).
+fn in_then(guard: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let Ok(then) = guard.region(0) else { return false };
+    let mut current = unsafe { OperationRef::from_raw(op.to_raw()) };
+    loop {
+        let Some(parent) = current.parent_operation() else { return false };
+        if parent == guard {
+            return current.block().and_then(|b| b.parent_region()).is_some_and(|r| r == then);
+        }
+        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
+    }
+}
+
+/// `stride` from `value`'s own arithmetic: a loop's span, sums and
+/// products by constants.
+fn stride_inner<'c>(
+    value: Value<'c, 'c>,
+    position: Value<'c, 'c>,
+    varying: &[Value<'c, 'c>],
+    keys: &[Value<'c, 'c>],
+    within: &[OperationRef<'c, 'c>],
+    depth: usize,
+) -> Option<(i64, i64)> {
     if varying.contains(&value) {
         let argument = crate::ir_query::block_argument(value).ok()?;
         let block = argument.owner();
@@ -611,7 +681,7 @@ fn stride<'c>(
     }
     let owner = crate::ir_query::op_result(value).ok()?.owner();
     let (x, y) = (detach(owner.operand(0).ok()?), detach(owner.operand(1).ok()?));
-    let inner = |v| if depth < 16 { stride(v, position, varying, keys, depth + 1) } else { None };
+    let inner = |v| if depth < 16 { stride(v, position, varying, keys, within, depth + 1) } else { None };
     match op_name(&owner).as_str() {
         "arith.addi" | "arith.subi" => {
             let ((cx, wx), (cy, wy)) = (inner(x)?, inner(y)?);

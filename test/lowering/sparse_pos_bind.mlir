@@ -39,6 +39,12 @@ func.func @wavefront(%n: index, %y: !sparse_iter.buffer<2, f32>) {
 
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x})' | FileCheck %s --check-prefix=INNERFIRST
 
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=48},sparse-pos-split{loop=csrmm.0.i factor=5},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x})' | FileCheck %s --check-prefix=UNEVEN
+
+// Blocks of 48 rows split by 5: the inner split's tail guard (offset < 48)
+// keeps each block to its rows, which the chunks' span (50) alone would not.
+// UNEVEN: sparse_pos.for "csrmm.0.o" spatial {{.*}} attributes {bind = "blockIdx.x"}
+
 // The rows of a split bound inner part first: binding the chunks rechecks
 // the row loop with the chunks bound (row chunk * 4 + offset), as binding
 // them first would have checked it.

@@ -10,6 +10,7 @@
 // RUN: sptir-opt %S/Inputs/bind_owned_rows.mlir --split-input-file --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=own to=blockIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_shared_buffer.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_shared_buffer.mlir -p 'builtin.module(sparse-pos-bind{loop=s to=blockIdx.x})' -o /dev/null
+// RUN: sptir-opt %S/Inputs/bind_guarded_rows.mlir --split-input-file --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=blk to=blockIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_recomputed_index.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_fixed_store.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=s to=threadIdx.x})'
 // RUN: sptir-opt %S/Inputs/bind_steps.mlir --verify-diagnostics -p 'builtin.module(sparse-pos-bind{loop=row to=threadIdx.x},sparse-pos-bind{loop=batch to=blockIdx.x})'
