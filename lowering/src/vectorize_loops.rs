@@ -501,6 +501,11 @@ impl<'c> Vectorizer<'c> {
                 return Ok(());
             }
             "memref.store" => {
+                if op.has_attribute(SHUFFLE) {
+                    return Err(refuse(
+                        "the lanes of a warp shuffle (shuffle=true) add what it stores, and a shuffle moves 32-bit scalars, not vectors; unroll it (sparse-pos-unroll) instead",
+                    ));
+                }
                 let base = self
                     .contiguous(&lanes[2..])
                     .ok_or_else(|| refuse("the lanes write one element, or not `base + lane` of a 1-D memref"))?;
@@ -518,9 +523,8 @@ impl<'c> Vectorizer<'c> {
                     "alignment",
                     IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into(),
                 );
-                // Accumulations shared between threads stay marked; a vector
-                // one marked for a shuffle is then refused, not raced on.
-                for name in [ATOMIC, SHUFFLE] {
+                // Accumulations shared between threads stay marked.
+                for name in [ATOMIC] {
                     if let Ok(marker) = op.attribute(name) {
                         store_mut.set_discardable_attribute(name, marker);
                     }
