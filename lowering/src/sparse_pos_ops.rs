@@ -648,6 +648,45 @@ fn guarded_below<'c>(value: Value<'c, 'c>, within: &[OperationRef<'c, 'c>]) -> O
         .min()
 }
 
+/// `N` where `offset` is the position of a loop from 0 to `minui(F, N -
+/// base)` (a clamped split's inner loop, `N` a constant) and `base` is
+/// not negative (a loop's position from 0, times a constant): `base +
+/// offset` then lies in `0..N`.
+fn clamped_sum_bound<'c>(base: Value<'c, 'c>, offset: Value<'c, 'c>) -> Option<i64> {
+    fn loop_of<'c>(v: Value<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+        let argument = crate::ir_query::block_argument(v).ok()?;
+        let owner = argument.owner().parent_operation()?;
+        let owner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(owner.to_raw()) };
+        (op_name(&owner) == FOR && argument.argument_number() == 0).then_some(owner)
+    }
+    let from_zero =
+        |v: Value| loop_of(v).is_some_and(|l| l.operand(0).ok().and_then(crate::ir_query::evaluate_index) == Some(0));
+    let non_negative = from_zero(base)
+        || crate::ir_query::op_result(base).is_ok_and(|r| {
+            let owner = r.owner();
+            op_name(&owner) == "arith.muli"
+                && owner.operand(0).is_ok_and(|v| from_zero(detach(v)))
+                && owner.operand(1).ok().and_then(crate::ir_query::constant_index).is_some_and(|c| c >= 0)
+        });
+    let clamp_loop = loop_of(offset)?;
+    if !non_negative || clamp_loop.operand(0).ok().and_then(crate::ir_query::evaluate_index) != Some(0) {
+        return None;
+    }
+    let minimum = crate::ir_query::op_result(detach(clamp_loop.operand(1).ok()?)).ok()?.owner();
+    if op_name(&minimum) != "arith.minui" {
+        return None;
+    }
+    let terms: Vec<Value<'c, 'c>> = minimum.operands().map(detach).collect();
+    terms.into_iter().find_map(|term| {
+        let difference = crate::ir_query::op_result(term).ok()?.owner();
+        let (total, subtracted) = (detach(difference.operand(0).ok()?), detach(difference.operand(1).ok()?));
+        (op_name(&difference) == "arith.subi" && subtracted == base)
+            .then(|| crate::ir_query::evaluate_index(total))
+            .flatten()
+            .filter(|&n| n > 0)
+    })
+}
+
 /// Whether `op` is nested in the `then` region of `guard` (an `scf.if`).
 fn in_then(guard: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
     let Ok(then) = guard.region(0) else { return false };
@@ -686,7 +725,15 @@ fn stride_inner<'c>(
         "arith.addi" | "arith.subi" => {
             let ((cx, wx), (cy, wy)) = (inner(x)?, inner(y)?);
             let coefficient = if op_name(&owner) == "arith.addi" { cx.checked_add(cy)? } else { cx.checked_sub(cy)? };
-            Some((coefficient, wx.checked_add(wy)?))
+            let mut spread = wx.checked_add(wy)?;
+            // A clamped split's chunk start plus its offset stays below
+            // what the chunks split (`o * 5 + i`, i < min(5, 48 - o * 5)).
+            if op_name(&owner) == "arith.addi" && coefficient == 0 {
+                if let Some(bound) = clamped_sum_bound(x, y).or_else(|| clamped_sum_bound(y, x)) {
+                    spread = spread.min(bound - 1);
+                }
+            }
+            Some((coefficient, spread))
         }
         "arith.muli" => {
             let (v, factor) = match crate::ir_query::constant_index(y) {
