@@ -187,10 +187,16 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
                     ),
                     None => (format!("{} touches from other threads", describe(first)), "both are", "in both"),
                 };
+                // Alike indices under different guards: a split's tail
+                // guard that one side has and the other lacks.
+                let guards = match agreement(outer, [pair.0, pair.1].into_iter()) {
+                    Some(false) => "; these two index it alike but under different guards (a split's tail guard around one, say: `clamp=true` on that split bounds its loop instead)",
+                    _ => "",
+                };
                 return Err(emit_error(
                     second.location(),
                     format!(
-                        "synchronize-thread-loops: {} touches memory that {what} ({}), and {inside} inside {}, where no barrier can be reached by every thread of the block; map elements to threads the same way {advice}",
+                        "synchronize-thread-loops: {} touches memory that {what} ({}), and {inside} inside {}, where no barrier can be reached by every thread of the block; map elements to threads the same way {advice}{guards}",
                         describe(second),
                         describe_pair(pair),
                         describe(parent)
@@ -347,55 +353,70 @@ fn conflicts<'c>(
 /// Every access has the same index and guards as the first (guards that
 /// every thread answers alike on loops the index does not follow aside),
 /// and a thread position reaches the index.
-fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Item = OperationRef<'c, 'c>>) -> bool {
-    let Some(first) = ops.next() else { return true };
-    let key = |op: OperationRef<'c, 'c>| {
-        let mut values: Vec<Value<'c, 'c>> = op.operands().map(detach).filter(|v| !v.r#type().is_mem_ref()).collect();
-        // Stored values differ; only where they go matters.
-        if matches!(op_name(&op).as_str(), "memref.store" | "vector.store" | "memref.atomic_rmw") {
-            values.remove(0);
+fn stays_with_thread<'c>(outer: OperationRef<'_, '_>, ops: impl Iterator<Item = OperationRef<'c, 'c>>) -> bool {
+    agreement(outer, ops).is_some_and(|guards_agree| guards_agree)
+}
+
+/// Whether every access has the same index as the first, and a thread
+/// position reaches it: `None` if not, else whether their guards agree too.
+fn agreement<'c>(outer: OperationRef<'_, '_>, mut ops: impl Iterator<Item = OperationRef<'c, 'c>>) -> Option<bool> {
+    let Some(first) = ops.next() else { return Some(true) };
+    // An element whose index no thread position reaches is every thread's.
+    let (values, guards) = access_key(outer, first);
+    if !values.iter().any(|&v| thread_dependent(v)) {
+        return None;
+    }
+    let mut guards_agree = true;
+    for op in ops {
+        let (other_values, other_guards) = access_key(outer, op);
+        if values.len() != other_values.len() || !values.iter().zip(&other_values).all(|(&a, &b)| same(a, b, 0)) {
+            return None;
         }
-        let mut guards = Vec::new();
-        let positions: HashSet<usize> = values.iter().flat_map(|&v| loop_positions(v)).collect();
-        let mut current = op;
-        while let Some(parent) = current.parent_operation() {
-            if parent == outer {
-                break;
-            }
-            if op_name(&parent) == "scf.if" {
-                let in_then = parent
-                    .region(0)
-                    .ok()
-                    .and_then(|r| r.first_block())
-                    .is_some_and(|then| current.block().is_some_and(|b| b == then));
-                // A guard that every thread answers alike, on loops that
-                // the index does not follow (a feature tail around an
-                // accumulation that its zeroing lacks), only leaves out
-                // some of the thread's own accesses.
-                if let Ok(condition) = parent.operand(0).map(detach) {
-                    let own = !thread_dependent(condition) && loop_positions(condition).is_disjoint(&positions);
-                    if !own {
-                        guards.push((condition, in_then));
-                    }
+        guards_agree &= guards.len() == other_guards.len()
+            && guards.iter().zip(&other_guards).all(|(&(a, x), &(b, y))| x == y && same(a, b, 0));
+    }
+    Some(guards_agree)
+}
+
+/// An access's index values, and the guards around it (each condition
+/// with whether the access is in its `then`) but those that every thread
+/// answers alike on loops the index does not follow.
+fn access_key<'c>(
+    outer: OperationRef<'_, '_>,
+    op: OperationRef<'c, 'c>,
+) -> (Vec<Value<'c, 'c>>, Vec<(Value<'c, 'c>, bool)>) {
+    let mut values: Vec<Value<'c, 'c>> = op.operands().map(detach).filter(|v| !v.r#type().is_mem_ref()).collect();
+    // Stored values differ; only where they go matters.
+    if matches!(op_name(&op).as_str(), "memref.store" | "vector.store" | "memref.atomic_rmw") {
+        values.remove(0);
+    }
+    let mut guards = Vec::new();
+    let positions: HashSet<usize> = values.iter().flat_map(|&v| loop_positions(v)).collect();
+    let mut current = op;
+    while let Some(parent) = current.parent_operation() {
+        if parent == outer {
+            break;
+        }
+        if op_name(&parent) == "scf.if" {
+            let in_then = parent
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .is_some_and(|then| current.block().is_some_and(|b| b == then));
+            // A guard that every thread answers alike, on loops that
+            // the index does not follow (a feature tail around an
+            // accumulation that its zeroing lacks), only leaves out
+            // some of the thread's own accesses.
+            if let Ok(condition) = parent.operand(0).map(detach) {
+                let own = !thread_dependent(condition) && loop_positions(condition).is_disjoint(&positions);
+                if !own {
+                    guards.push((condition, in_then));
                 }
             }
-            current = parent;
         }
-        (values, guards)
-    };
-    // An element whose index no thread position reaches is every thread's.
-    let from_thread = |values: &[Value<'c, 'c>]| values.iter().any(|&v| thread_dependent(v));
-    let (values, guards) = key(first);
-    if !from_thread(&values) {
-        return false;
+        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
     }
-    ops.all(|op| {
-        let (other_values, other_guards) = key(op);
-        values.len() == other_values.len()
-            && guards.len() == other_guards.len()
-            && values.iter().zip(&other_values).all(|(&a, &b)| same(a, b, 0))
-            && guards.iter().zip(&other_guards).all(|(&(a, x), &(b, y))| x == y && same(a, b, 0))
-    })
+    (values, guards)
 }
 
 /// The loops whose positions `value` is computed from (keys of the loops'

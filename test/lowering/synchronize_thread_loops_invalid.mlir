@@ -184,3 +184,11 @@ func.func @read_before_the_shuffle(%c: memref<?xf32>, %rows: index, %len: index)
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }
+
+// RUN: not sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.1 factor=8},sparse-pos-cache-read{loop=csrmm.1.i},sparse-pos-split{loop=csrmm.1.i.cache factor=4},sparse-pos-bind{loop=csrmm.1.i.cache.i to=threadIdx.x},sparse-pos-split{loop=csrmm.2 factor=4},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-split{loop=csrmm.init.1 factor=4},sparse-pos-bind{loop=csrmm.init.1.i to=threadIdx.x},sparse-pos-split{loop=csrmm.0 factor=2},sparse-pos-bind{loop=csrmm.0.o to=blockIdx.x},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.y},sptir-stage2-to-launches)' 2>&1 | FileCheck %s --check-prefix=GUARDS
+// Rows on threadIdx.y with the row's non-zeros in a shared tile, the
+// non-zero split without clamp=true: C's zeroing and accumulation index it
+// alike, but the accumulation sits under the split's tail guard, which
+// depends on the row; the refusal says so.
+// GUARDS: error: synchronize-thread-loops: loop "csrmm.2.i" (threadIdx.x) touches memory that loop "csrmm.init.1.i" (threadIdx.x) touches from other threads
+// GUARDS-SAME: these two index it alike but under different guards (a split's tail guard around one, say: `clamp=true` on that split bounds its loop instead)
