@@ -895,8 +895,10 @@ impl Config {
                 let known: Vec<&str> = CONFIG_KEYS.iter().map(|(known, _)| *known).collect();
                 return Err(error(format!("unknown key '{}' (keys: {})", key.escape_debug(), known.join(", "))));
             }
-            // A second value would silently win over the first.
-            if let Some((first, ..)) = config.settings.iter().find(|(_, s, k, _)| *s == section && k == key) {
+            // A second value would silently win over the first. A
+            // section's settings are the last ones read.
+            let current = config.settings.iter().rev().take_while(|(_, s, ..)| *s == section);
+            if let Some((first, ..)) = current.filter(|(_, _, k, _)| k == key).last() {
                 return Err(error(format!("key '{key}' is given twice (line {first} gave it)")));
             }
             config.settings.push((number, section, key.to_string(), value.trim().to_string()));
@@ -1456,13 +1458,14 @@ fn main() -> ExitCode {
         eprintln!("sptir-bench: {error}");
         return ExitCode::FAILURE;
     }
-    // An R-MAT's dense operands are as large whatever its edges: refused
-    // before its generation takes the memory and the time.
+    // An R-MAT's operands are refused before its generation takes the
+    // memory and the time: the dense ones are as large whatever its edges,
+    // SDDMM's output at most one value a sampled edge.
     if let Ok(spec) = sptir_runtime::RmatSpec::parse(&args.matrix) {
-        let rows = spec.check_fits().map(|_| 1usize << spec.scale);
-        let checked = rows.map_err(|e| e.to_string()).and_then(|rows| {
+        let checked = spec.check_fits().map_err(|e| e.to_string()).and_then(|edges| {
+            let (rows, edges) = (1usize << spec.scale, usize::try_from(edges).unwrap_or(usize::MAX));
             runs.iter().try_for_each(|(feat, _)| {
-                kernels::check_feat_for(args.op.into(), rows, rows, 0, *feat).map_err(|e| e.to_string())
+                kernels::check_feat_for(args.op.into(), rows, rows, edges, *feat).map_err(|e| e.to_string())
             })
         });
         if let Err(error) = checked {
