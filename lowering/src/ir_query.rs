@@ -511,6 +511,19 @@ pub fn ops_where<'c>(
     found
 }
 
+/// Whether `op` is nested in the `then` region of `guard` (an `scf.if`).
+pub fn in_then(guard: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
+    let Ok(then) = guard.region(0) else { return false };
+    let mut current = unsafe { OperationRef::from_raw(op.to_raw()) };
+    loop {
+        let Some(parent) = current.parent_operation() else { return false };
+        if parent == guard {
+            return current.block().and_then(|b| b.parent_region()).is_some_and(|r| r == then);
+        }
+        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
+    }
+}
+
 /// The ops under `root` that carry the attribute `marker`, outermost
 /// first.
 pub fn marked_ops<'c>(root: OperationRef<'c, '_>, marker: &str) -> Vec<OperationRef<'c, 'c>> {

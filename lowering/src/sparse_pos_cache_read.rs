@@ -303,8 +303,7 @@ fn guards<'c>(
             break;
         }
         if op_name(&parent) == "scf.if" {
-            let then = parent.region(0).ok().map(|r| r.to_raw().ptr);
-            let taken = child.block().and_then(|b| b.parent_region()).map(|r| r.to_raw().ptr) == then;
+            let taken = crate::ir_query::in_then(parent, load);
             if let Ok(condition) = parent.operand(0) {
                 let condition = detach(condition);
                 if computable(condition, op, position, &mut false) {

@@ -605,18 +605,17 @@ fn stride<'c>(
     if determined_by(value, keys, varying) {
         return Some((0, 0));
     }
+    let computed = stride_inner(value, position, varying, keys, within, depth);
     // A split's tail guard (`i.o * 5 + i.i < 48`, the inner split of a
-    // 48-row block) bounds what the loops' spans alone would not.
-    if !crate::ir_query::depends_on(value, position) {
-        if let Some(bound) = guarded_below(value, within) {
-            let spread = bound - 1;
-            return Some((
-                0,
-                stride_inner(value, position, varying, keys, within, depth).map_or(spread, |(_, w)| w.min(spread)),
-            ));
+    // 48-row block) bounds what the loops' spans alone would not, where
+    // the value does not follow the position.
+    if computed.is_none_or(|(coefficient, _)| coefficient == 0) {
+        let bound = guarded_below(value, within).filter(|_| !crate::ir_query::depends_on(value, position));
+        if let Some(bound) = bound {
+            return Some((0, computed.map_or(bound - 1, |(_, spread)| spread.min(bound - 1))));
         }
     }
-    stride_inner(value, position, varying, keys, within, depth)
+    computed
 }
 
 /// The bound `C` of a guard `value < C` (unsigned, `C` a constant) whose
@@ -641,7 +640,7 @@ fn guarded_below<'c>(value: Value<'c, 'c>, within: &[OperationRef<'c, 'c>]) -> O
                 op_name(&guard) == "scf.if"
                     && guard.operand(0).is_ok_and(|c| c == condition)
                     && !within.is_empty()
-                    && within.iter().all(|&op| in_then(guard, op))
+                    && within.iter().all(|&op| crate::ir_query::in_then(guard, op))
             });
             guards.then_some(bound)
         })
@@ -685,19 +684,6 @@ fn clamped_sum_bound<'c>(base: Value<'c, 'c>, offset: Value<'c, 'c>) -> Option<i
             .flatten()
             .filter(|&n| n > 0)
     })
-}
-
-/// Whether `op` is nested in the `then` region of `guard` (an `scf.if`).
-fn in_then(guard: OperationRef<'_, '_>, op: OperationRef<'_, '_>) -> bool {
-    let Ok(then) = guard.region(0) else { return false };
-    let mut current = unsafe { OperationRef::from_raw(op.to_raw()) };
-    loop {
-        let Some(parent) = current.parent_operation() else { return false };
-        if parent == guard {
-            return current.block().and_then(|b| b.parent_region()).is_some_and(|r| r == then);
-        }
-        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
-    }
 }
 
 /// `stride` from `value`'s own arithmetic: a loop's span, sums and

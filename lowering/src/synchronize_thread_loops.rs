@@ -398,11 +398,7 @@ fn access_key<'c>(
             break;
         }
         if op_name(&parent) == "scf.if" {
-            let in_then = parent
-                .region(0)
-                .ok()
-                .and_then(|r| r.first_block())
-                .is_some_and(|then| current.block().is_some_and(|b| b == then));
+            let in_then = crate::ir_query::in_then(parent, op);
             // A guard that every thread answers alike, on loops that
             // the index does not follow (a feature tail around an
             // accumulation that its zeroing lacks), only leaves out

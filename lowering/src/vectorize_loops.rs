@@ -524,10 +524,8 @@ impl<'c> Vectorizer<'c> {
                     IntegerAttribute::new(IntegerType::new(self.context, 64).into(), bytes).into(),
                 );
                 // Accumulations shared between threads stay marked.
-                for name in [ATOMIC] {
-                    if let Ok(marker) = op.attribute(name) {
-                        store_mut.set_discardable_attribute(name, marker);
-                    }
+                if let Ok(marker) = op.attribute(ATOMIC) {
+                    store_mut.set_discardable_attribute(ATOMIC, marker);
                 }
                 return Ok(());
             }
