@@ -163,8 +163,11 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             return Err(emit_error(
                 op.location(),
                 format!(
-                    "lower-loop-bindings: the loop bound to {} has {size} positions, but CUDA allows at most {} along it",
-                    DIMENSIONS[dimension], LAUNCH_LIMITS[dimension]
+                    "lower-loop-bindings: {} is bound to {} and has {size} positions, but CUDA allows at most {limit} along it: split it (sparse-pos-split{{loop={} factor={limit}}}) and bind its inner loop, so that each thread or block walks the outer one",
+                    crate::ir_query::stage3_label(op).map_or("the loop".to_string(), |label| format!("loop \"{label}\"")),
+                    DIMENSIONS[dimension],
+                    crate::ir_query::stage3_label(op).unwrap_or_else(|| "LABEL".to_string()),
+                    limit = LAUNCH_LIMITS[dimension]
                 ),
             ));
         }
@@ -242,18 +245,29 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             Some(&d) if !repeatable() => {
                 // The loop the store is in, by its stage II label (a
                 // compiler-made copy loop shares its iteration's location).
-                let inside = std::iter::successors(op.parent_operation(), |p| p.parent_operation())
-                    .take_while(|p| *p != outer)
-                    .find_map(|p| crate::ir_query::stage3_label(p));
-                stray = Some((op.location(), d, inside));
+                let ancestors = || std::iter::successors(op.parent_operation(), |p| p.parent_operation());
+                let inside = ancestors().take_while(|p| *p != outer).find_map(|p| crate::ir_query::stage3_label(p));
+                // A loop of one position is folded away: the store sits
+                // directly in a bound loop.
+                let directly = match inside {
+                    Some(_) => None,
+                    None => ancestors().find_map(|p| crate::ir_query::stage3_label(p)),
+                };
+                stray = Some((op.location(), d, inside, directly));
                 WalkResult::Interrupt
             }
             _ => WalkResult::Advance,
         }
     });
-    if let Some((at, dimension, inside)) = stray {
+    if let Some((at, dimension, inside, directly)) = stray {
         let along = if dimension >= 3 { "thread of the block" } else { "block" };
-        let store = inside.map_or("this store".to_string(), |label| format!("this store (in loop \"{label}\")"));
+        let store = match (inside, directly) {
+            (Some(label), _) => format!("this store (in loop \"{label}\")"),
+            (None, Some(label)) => {
+                format!("this store (directly in loop \"{label}\": a loop of one position around it was folded away)")
+            }
+            (None, None) => "this store".to_string(),
+        };
         return Err(emit_error(
             at,
             format!(

@@ -20,7 +20,9 @@
 use crate::ir_query::{computable_before, constant_index, constant_of, encloses, evaluate_index, op_name, outermost};
 use crate::pass_registry::{PassDef, PassFailed, PassOptions};
 use crate::sparse_pos_bind::DIMENSIONS;
-use crate::sparse_pos_ops::{bound_loops, carried_conflict, find_store, loop_kind, one_thread_mark, LoopKind, FOR};
+use crate::sparse_pos_ops::{
+    bound_loops, carried_conflict, constant_trip, find_store, loop_kind, one_thread_mark, LoopKind, FOR,
+};
 use melior::ir::{
     attribute::{Attribute, StringAttribute},
     block::{BlockLike, BlockRef},
@@ -507,19 +509,44 @@ fn schedule(mut top: OperationRef<'_, '_>) {
 }
 
 /// A hand schedule bound some loop to threadIdx.x (a feature loop): the
-/// unbound loops that could be the same threads, with the same bounds and
-/// outside every loop bound to threadIdx.x (an init nest's feature loop),
-/// take it too, as the default schedule would have bound them together;
-/// otherwise each thread would repeat their stores.
+/// unbound loops that could be the same threads, outside every loop bound
+/// to threadIdx.x (an init nest's feature loop), take it too, as the
+/// default schedule would have bound them together; otherwise each thread
+/// would repeat their stores. One with the same bounds is bound whole; one
+/// with others (the hand schedule split the compute nest's feature loop,
+/// not the init nest's) is split by the threads' number first, its inner
+/// loop (guarded where it has fewer positions) bound.
 fn complete_thread_loops(context: &melior::Context, top: OperationRef<'_, '_>) {
     let bound = bound_loops(top, |dimension| dimension == "threadIdx.x");
     let Some(first) = bound.first().copied() else { return };
+    let threads = constant_trip(first).filter(|&n| n > 1);
+    let bind = |op: OperationRef<'_, '_>| {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }
+            .set_discardable_attribute("bind", StringAttribute::new(context, "threadIdx.x").into());
+    };
     for op in thread_loops(top, contains_loop) {
         // thread_loops leaves the bound loops out.
         let apart = bound.iter().all(|&b| !encloses(b, op) && !encloses(op, b));
-        if same_bounds(op, first) && apart {
-            unsafe { OperationRefMut::from_raw(op.to_raw()) }
-                .set_discardable_attribute("bind", StringAttribute::new(context, "threadIdx.x").into());
+        if !apart {
+            continue;
+        }
+        if same_bounds(op, first) {
+            bind(op);
+            continue;
+        }
+        // A loop that stores nothing is as right run whole by each thread.
+        let Some(threads) = threads.filter(|_| find_store(op, |_| true).is_some()) else { continue };
+        let label = crate::sparse_pos_ops::loop_label(op);
+        let program = std::iter::successors(Some(op), |p| p.parent_operation()).last().unwrap_or(op);
+        let taken = [format!("{label}.o"), format!("{label}.i")]
+            .iter()
+            .any(|new| !crate::sparse_pos_ops::find_loops(program, new).is_empty());
+        if label.is_empty() || taken {
+            continue;
+        }
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if let Ok((_, inner)) = crate::sparse_pos_split::split(context, op, &label, threads, false) {
+            bind(inner);
         }
     }
 }

@@ -221,10 +221,10 @@ func.func @block_too_wide(%out: memref<?xf32>, %n: index, %v: f32) {
   %c1 = arith.constant 1 : index
   %c2048 = arith.constant 2048 : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-error@+1 {{lower-loop-bindings: the loop bound to threadIdx.x has 2048 positions, but CUDA allows at most 1024 along it}}
+    // expected-error@+1 {{lower-loop-bindings: loop "rows.1" is bound to threadIdx.x and has 2048 positions, but CUDA allows at most 1024 along it: split it (sparse-pos-split{loop=rows.1 factor=1024}) and bind its inner loop}}
     scf.for %k = %c0 to %c2048 step %c1 {
       memref.store %v, %out[%k] : memref<?xf32>
-    } {bind = "threadIdx.x"}
+    } {bind = "threadIdx.x", sptir.label = "rows.1"}
   } {bind = "blockIdx.x"}
   return
 }
@@ -250,7 +250,7 @@ func.func @grid_too_tall(%out: memref<?xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c70000 = arith.constant 70000 : index
-  // expected-error@+1 {{lower-loop-bindings: the loop bound to blockIdx.y has 70000 positions, but CUDA allows at most 65535 along it}}
+  // expected-error@+1 {{lower-loop-bindings: the loop is bound to blockIdx.y and has 70000 positions, but CUDA allows at most 65535 along it: split it}}
   scf.for %j = %c0 to %c70000 step %c1 {
     memref.store %v, %out[%j] : memref<?xf32>
   } {bind = "blockIdx.y"}

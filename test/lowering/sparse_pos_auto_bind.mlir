@@ -2,6 +2,8 @@
 // RUN: sptir-opt %s --split-input-file --sptir-to-gpu -o /dev/null
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.2 factor=4},sparse-pos-vectorize{loop=cscmm.2.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=VECTOR
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-bind{loop=csrmm.2 to=threadIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=PARTIAL
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=16},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=PARTIALSPLIT
+// RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.2 factor=16},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},sparse-pos-auto-bind,sptir-stage2-to-gpu)' -o /dev/null
 // RUN: sptir-opt %examples/csr_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=csrmm.0 factor=4},sparse-pos-bind{loop=csrmm.0.i to=blockIdx.x},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=INNERGRID
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind)' | FileCheck %s --check-prefix=TILE
 // RUN: sptir-opt %examples/csc_spmm.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-split{loop=cscmm.1 factor=4},sparse-pos-cache-read{loop=cscmm.1.i},sparse-pos-auto-bind,sptir-stage2-to-launches)' | FileCheck %s --check-prefix=TILESTORE
@@ -68,6 +70,19 @@
 //       PARTIAL: sparse_pos.for "csrmm.init.1" spatial {{.*}} {bind = "threadIdx.x"}
 //       PARTIAL: sparse_pos.for "csrmm.1" reduction
 //       PARTIAL: sparse_pos.for "csrmm.2" spatial {{.*}} {bind = "threadIdx.x"}
+
+// The hand schedule split the feature loop and bound its inner loop: the
+// init nest's feature loop, of other bounds, is split the same way and its
+// inner loop takes the threads (each thread storing its own features);
+// run whole by every thread, its stores would race with their additions.
+// PARTIALSPLIT-LABEL: func.func @csr_spmm
+//       PARTIALSPLIT: sparse_pos.for "csrmm.0" spatial {{.*}} {bind = "blockIdx.x"}
+//       PARTIALSPLIT: sparse_pos.for "csrmm.init.1.o" spatial
+//  PARTIALSPLIT-NEXT: ^bb0
+//  PARTIALSPLIT-NEXT: sparse_pos.for "csrmm.init.1.i" spatial %{{.*}} to %c16{{.*}} {bind = "threadIdx.x"}
+//       PARTIALSPLIT: sparse_pos.for "csrmm.1" reduction
+//       PARTIALSPLIT: sparse_pos.for "csrmm.2.o" spatial
+//       PARTIALSPLIT: sparse_pos.for "csrmm.2.i" spatial {{.*}} {bind = "threadIdx.x"}
 
 // A loop marked to vectorize is one thread's lanes, never threads: the
 // loop around it (the feature chunks, whose count is computed inside the

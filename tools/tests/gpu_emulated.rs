@@ -150,6 +150,28 @@ fn hand_schedules() {
              sparse-pos-bind{loop=ellmm.1.i.cache to=threadIdx.x},sparse-pos-bind{loop=ellmm.0 to=blockIdx.x atomic=true},",
             16,
         );
+        // Only the accumulation's features split and on threadIdx.x: the
+        // default schedule splits the zeroing's the same way, for fewer
+        // features than threads (1, 5), more (33) and as many (16).
+        for feat in [1, 5, 16, 33] {
+            check(
+                Op::Spmm,
+                Format::Csr,
+                "sparse-pos-split{loop=csrmm.2 factor=16},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},",
+                &a,
+                feat,
+            );
+        }
+        // And the slots of an ELL row on atomic threads, one feature: the
+        // zeroing has no loop of its own once specialized.
+        check(
+            Op::Spmm,
+            Format::Ell,
+            "sparse-pos-split{loop=ellmm.1 factor=16},sparse-pos-bind{loop=ellmm.1.i to=threadIdx.x atomic=true},\
+             sparse-pos-bind{loop=ellmm.0 to=blockIdx.x},",
+            &a,
+            1,
+        );
         // A tile of each row's non-zeros, the rest left to the default
         // schedule: the copy into the tile must not be repeated by threads.
         check(
