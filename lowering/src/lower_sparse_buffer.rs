@@ -241,16 +241,50 @@ fn space_size<'c>(builder: &Builder<'c>, axis: &Axis<'c>) -> Result<Value<'c, 'c
 /// times K's length). The sizes come from the axes' own operands, never
 /// from the structure arrays, so the host can size a GPU buffer without
 /// reading GPU memory.
-fn buffer_size<'c>(builder: &Builder<'c>, axes: &[Axis<'c>]) -> Result<Value<'c, 'c>, PassFailed> {
-    let mut size = None;
+/// Also returns the sizes of the spaces it multiplies.
+fn buffer_size<'c>(
+    builder: &Builder<'c>,
+    axes: &[Axis<'c>],
+) -> Result<(Value<'c, 'c>, Vec<Value<'c, 'c>>), PassFailed> {
+    let mut spaces = Vec::new();
     for (index, axis) in axes.iter().enumerate() {
         let continued = axes.get(index + 1).is_some_and(|next| next.parent == Some(axis.value));
         if !continued {
-            let space = space_size(builder, axis)?;
-            size = Some(size.map_or(space, |size| builder.mul(size, space)));
+            spaces.push(space_size(builder, axis)?);
         }
     }
-    Ok(size.unwrap_or_else(|| builder.index(1)))
+    let size = spaces.iter().copied().reduce(|size, space| builder.mul(size, space));
+    Ok((size.unwrap_or_else(|| builder.index(1)), spaces))
+}
+
+/// The element count of a buffer whose spaces have the sizes `spaces`
+/// where the compiler knows them all: `Err` names a negative one, or says
+/// that the product overflows (the index arithmetic would wrap, to a
+/// small buffer the program then writes past).
+fn known_elements(spaces: &[Value<'_, '_>]) -> Result<Option<i64>, String> {
+    let mut elements = Some(1i64);
+    let mut overflow = false;
+    for &space in spaces {
+        match evaluate_index(space) {
+            Some(length) if length < 0 => {
+                return Err(format!("one of its axes' spaces has a negative size ({length})"));
+            }
+            Some(length) => match elements.map(|n| n.checked_mul(length)) {
+                Some(Some(n)) => elements = Some(n),
+                Some(None) => overflow = true,
+                None => {}
+            },
+            None => elements = None,
+        }
+    }
+    match overflow {
+        // Any non-zero size beside them only makes it larger.
+        true if !spaces.iter().any(|&s| evaluate_index(s) == Some(0)) => {
+            Err("its axes' sizes multiply past 2^63 elements, more than any machine's memory".to_string())
+        }
+        true => Ok(Some(0)),
+        false => Ok(elements),
+    }
 }
 
 fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<'c, 'c>, PassFailed> {
@@ -259,17 +293,12 @@ fn allocate<'c>(context: &'c Context, op: OperationRef<'c, 'c>) -> Result<Value<
     let result = detach(op.result(0).map_err(|_| emit_error(location, "internal"))?.into());
     let def = BufferDef::read(result).ok_or_else(|| emit_error(location, "malformed alloc_buffer"))?;
     let axes = def.axes.iter().map(|&a| axis(a, location)).collect::<Result<Vec<_>, _>>()?;
-    let size = buffer_size(&builder, &axes)?;
+    let (size, spaces) = buffer_size(&builder, &axes)?;
     let scope = def.scope();
-    let known = evaluate_index(size);
+    let known = known_elements(&spaces)
+        .map_err(|problem| emit_error(location, format!("a buffer of {}: {problem}", def.element)))?;
     if let Some(elements) = known {
         let bytes = crate::ir_query::byte_size(def.element).and_then(|size| size.checked_mul(elements));
-        if elements < 0 {
-            return Err(emit_error(
-                location,
-                format!("a buffer of {elements} elements: its axes' lengths multiply to a negative size"),
-            ));
-        }
         if bytes.is_none_or(|bytes| bytes > crate::ir_query::MAX_ALLOCATION_BYTES) {
             return Err(emit_error(
                 location,

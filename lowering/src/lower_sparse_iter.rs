@@ -146,6 +146,7 @@ fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_
             .at(location);
         let not_taken = || before.value(arith::xori(taken, boolean(&before, true), location));
         let conditions = [taken, if branches[1].is_empty() { taken } else { not_taken() }];
+        let mut rewritten = std::collections::HashSet::new();
         for ((store, term, reduction), condition) in
             branches.into_iter().zip(conditions).flat_map(|(stores, c)| stores.into_iter().map(move |s| (s, c)))
         {
@@ -155,6 +156,11 @@ fn select_guarded_reductions<'c>(context: &'c Context, root: OperationRef<'c, '_
             .map_err(|_| emit_error(location, "lower-sparse-iter: a reduction without its op"))?
             .owner();
             let combined: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(combined.to_raw()) };
+            // Stores of one update (the same value stored twice) share
+            // its rewrite.
+            if !rewritten.insert(combined.to_raw().ptr as usize) {
+                continue;
+            }
             let identity = reduction.identity(context, term.r#type()).ok_or_else(|| {
                 emit_error(location, "lower-sparse-iter: internal: a guarded reduction without an identity")
             })?;

@@ -433,7 +433,10 @@ fn schedule(mut top: OperationRef<'_, '_>) {
     let hand_bound = top.has_attribute("bind");
     if !top.has_attribute("bind") {
         let reduction = loop_kind(top) == LoopKind::Reduction;
-        let sequential = (reduction && !accumulates_only(top)) || carried_conflict(top, top, false).is_some();
+        // A loop marked to unroll or vectorize is one thread's work.
+        let sequential = (reduction && !accumulates_only(top))
+            || carried_conflict(top, top, false).is_some()
+            || one_thread_mark(top).is_some();
         // A hand schedule may have bound a loop inside to blockIdx.x
         // (the inner part of a split): this one takes the next dimension.
         let free = DIMENSIONS[..3].iter().copied().find(|&dimension| !binds(top, dimension));
@@ -619,6 +622,8 @@ fn split_into_blocks(context: &melior::Context, top: OperationRef<'_, '_>, threa
     // position uses as its own.
     let few = few || fills_tile(top) || carried_conflict(top, top, threads == "threadIdx.x").is_some();
     let bound = top.attribute("bind").ok().and_then(|a| StringAttribute::try_from(a).ok());
+    // sparse-pos-split refuses a marked loop (and says so).
+    let few = few || one_thread_mark(top).is_some();
     if few || factor <= 1 || bound.is_none_or(|b| b.value() != "blockIdx.x") {
         return;
     }

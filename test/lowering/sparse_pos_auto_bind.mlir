@@ -17,6 +17,7 @@
 // RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},lower-sparse-iter,sparse-pos-auto-bind)' | FileCheck %s --check-prefix=FUSEDTTM
 // RUN: sptir-opt %examples/csf_ttm.mlir -p 'builtin.module(sparse-fuse{iteration=ttm loops=0,1},sptir-to-gpu)' -o /dev/null
 // RUN: sptir-opt %S/Inputs/hand_bound_grid.mlir -p 'builtin.module(sparse-pos-bind{loop=r_i to=blockIdx.x},sparse-pos-auto-bind)' | FileCheck %S/Inputs/hand_bound_grid.mlir
+// RUN: sptir-opt %S/Inputs/auto_bind_marked.mlir -p 'builtin.module(lower-sparse-iter,sparse-pos-unroll{loop=rmax.0 factor=4},sparse-pos-auto-bind)' 2>&1 | FileCheck %s --check-prefix=MARKED --implicit-check-not=error
 
 // A hand schedule bound a split's inner rows to blockIdx.x: the outer
 // ones take the next block dimension.
@@ -83,6 +84,13 @@
 //       PARTIALSPLIT: sparse_pos.for "csrmm.1" reduction
 //       PARTIALSPLIT: sparse_pos.for "csrmm.2.o" spatial
 //       PARTIALSPLIT: sparse_pos.for "csrmm.2.i" spatial {{.*}} {bind = "threadIdx.x"}
+
+// A row loop marked to unroll is one thread's work: it is not bound (a
+// split into blocks of threads would be refused for the mark, and said
+// so), and its minima run as one thread.
+// MARKED:      sparse_pos.for "serial" {{.*}} {bind = "blockIdx.x"}
+// MARKED-NEXT: ^bb0
+// MARKED-NEXT: sparse_pos.for "rmax.0" spatial {{.*}} attributes {unroll = 4 : i64} {
 
 // A loop marked to vectorize is one thread's lanes, never threads: the
 // loop around it (the feature chunks, whose count is computed inside the

@@ -110,7 +110,44 @@ func.func @huge_buffer(%m: index) {
 func.func @negative_buffer(%m: index) {
   %c = arith.constant -3 : index
   %T = sparse_iter.dense_fixed %c
-  // expected-error@+1 {{a buffer of -3 elements: its axes' lengths multiply to a negative size}}
+  // expected-error@+1 {{a buffer of f32: one of its axes' spaces has a negative size (-3)}}
   %B = sparse_iter.alloc_buffer [%T] scope "local" : !sparse_iter.buffer<1, f32>
+  return
+}
+
+// -----
+
+// Two negative lengths: their product is positive, each is still wrong.
+func.func @negative_pair(%m: index) {
+  %c = arith.constant -1 : index
+  %T = sparse_iter.dense_fixed %c
+  %U = sparse_iter.dense_fixed %c
+  // expected-error@+1 {{a buffer of f32: one of its axes' spaces has a negative size (-1)}}
+  %B = sparse_iter.alloc_buffer [%T, %U] : !sparse_iter.buffer<2, f32>
+  return
+}
+
+// -----
+
+// 2^32 x 2^32 elements wrap to 0 in index arithmetic: refused, not a
+// buffer of none. Shared memory says the same, not that its size is
+// unknown.
+func.func @wrapping_buffer(%m: index) {
+  %c = arith.constant 4294967296 : index
+  %T = sparse_iter.dense_fixed %c
+  %U = sparse_iter.dense_fixed %c
+  // expected-error@+1 {{a buffer of f32: its axes' sizes multiply past 2^63 elements, more than any machine's memory}}
+  %B = sparse_iter.alloc_buffer [%T, %U] : !sparse_iter.buffer<2, f32>
+  return
+}
+
+// -----
+
+func.func @wrapping_shared_buffer(%m: index) {
+  %c = arith.constant 4294967296 : index
+  %T = sparse_iter.dense_fixed %c
+  %U = sparse_iter.dense_fixed %c
+  // expected-error@+1 {{a buffer of f32: its axes' sizes multiply past 2^63 elements}}
+  %B = sparse_iter.alloc_buffer [%T, %U] scope "shared" : !sparse_iter.buffer<2, f32>
   return
 }

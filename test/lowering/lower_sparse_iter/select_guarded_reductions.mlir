@@ -169,3 +169,33 @@ func.func @unsafe(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?x
   }
   return
 }
+
+// -----
+
+// One update stored twice: its term is selected once, and both stores
+// keep storing it.
+// CHECK-LABEL: func.func @twice
+//   CHECK-NOT: scf.if
+//       CHECK: %[[T:[^ ]+]] = arith.select
+//  CHECK-NEXT: %[[M:[^ ]+]] = arith.maximumf %{{[^ ]+}}, %[[T]] : f32
+//  CHECK-NEXT: sparse_pos.store %[[M]]
+//  CHECK-NEXT: sparse_pos.store %[[M]]
+func.func @twice(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "r" [%I, %J] "SR" body {
+  ^bb0(%i: index, %j: index):
+    %xv = sparse_iter.load %X[%i, %j] : !sparse_iter.buffer<2, f32>
+    %zero = arith.constant 0.0 : f32
+    %pos = arith.cmpf ogt, %xv, %zero : f32
+    scf.if %pos {
+      %b = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+      %t = arith.maximumf %b, %xv : f32
+      sparse_iter.store %t, %Y[%i] : !sparse_iter.buffer<1, f32>
+      sparse_iter.store %t, %Y[%i] : !sparse_iter.buffer<1, f32>
+    }
+  }
+  return
+}
