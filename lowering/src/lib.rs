@@ -8,6 +8,7 @@ pub mod aux_buffers;
 pub mod axis;
 pub mod bound_stack_allocations;
 pub mod buffer;
+pub mod check_dim_indices;
 pub mod check_element_types;
 pub mod check_gpu_ops;
 pub mod check_stage_three;
@@ -118,6 +119,7 @@ pub static PASSES: &[PassDef] = &[
     expand_f8_conversions::PASS,
     check_element_types::PASS,
     check_stage_three::PASS,
+    check_dim_indices::PASS,
     check_gpu_ops::PASS,
     drop_cast_fast_math::PASS,
     relax_atomic_updates::PASS,

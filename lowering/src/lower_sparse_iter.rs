@@ -67,6 +67,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     for op in outermost {
         lowering.iteration(op, &Env::default())?;
     }
+    refuse_shared_loop_labels(root)?;
     // Accesses outside every iteration (a rank-0 scale read once) walk
     // nothing: each coordinate is looked up.
     let accesses = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
@@ -74,6 +75,32 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     });
     for op in accesses {
         lowering.access(op, &Env::default())?;
+    }
+    Ok(())
+}
+
+/// Schedules name loops by label and act on every loop of that label, so
+/// two iterations of a function whose loops share one (both labelled
+/// "r", or "r.init" beside "r" with an init region: both make
+/// "r.init.1") would be scheduled as one. Within an iteration its labels
+/// differ; a function whose iterations' do not is refused, naming both.
+fn refuse_shared_loop_labels(root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+    let loops =
+        crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| crate::ir_query::op_name(&op) == "sparse_pos.for");
+    let mut seen: HashMap<(usize, String), OperationRef> = HashMap::new();
+    for op in loops {
+        let function = crate::ir_query::enclosing_function(op).map_or(0, |f| f.to_raw().ptr as usize);
+        let label = crate::sparse_pos_ops::loop_label(op);
+        if let Some(first) = seen.insert((function, label.clone()), op) {
+            let at = crate::ir_query::position(first.location())
+                .map_or(String::new(), |at| format!(" (the other at line {}:{})", at.line, at.column));
+            return Err(emit_error(
+                op.location(),
+                format!(
+                    "lower-sparse-iter: two iterations of this function make a loop labelled \"{label}\"{at}, and a schedule naming it would act on both: give the iterations labels that differ, neither one the other's followed by \".init\""
+                ),
+            ));
+        }
     }
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! works in any textual pipeline and `sptir-opt --sptir-to-cpu` is a
 //! shorthand for it. Each one a program may enter by starts with
 //! `lower-affine`: affine loops and accesses become scf and memref before
-//! anything (a guard, `convert-scf-to-cf`) would meet them.
+//! anything (a guard, `convert-scf-to-cf`) would meet them; then
+//! `check-dim-indices`, before any canonicalization crashes.
 
 use crate::pass_registry::string_ref;
 use mlir_sys::MlirStringRef;
@@ -22,7 +23,7 @@ pub struct Pipeline {
 pub const SPTIR_TO_STAGE3: Pipeline = Pipeline {
     argument: "sptir-to-stage3",
     description: "Lower stage I (sparse_iter) through stage II (sparse_pos) to scf/memref/arith",
-    elements: "lower-affine,lower-sparse-iter,lower-sparse-buffer,canonicalize,cse",
+    elements: "lower-affine,check-dim-indices,lower-sparse-iter,lower-sparse-buffer,canonicalize,cse",
     defaults: "",
 };
 
@@ -47,7 +48,7 @@ pub const SPTIR_F8_IN_F32: Pipeline = Pipeline {
 pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
     argument: "sptir-stage3-to-llvm",
     description: "Lower stage III (scf/memref/arith) to the LLVM dialect for the CPU JIT",
-    elements: "check-stage-three,lower-affine,loop-invariant-code-motion,clamp-guarded-loops,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
+    elements: "check-stage-three,lower-affine,check-dim-indices,loop-invariant-code-motion,clamp-guarded-loops,bound-stack-allocations,check-element-types,convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,\
                sptir-f8-in-f32,func.func(llvm-request-c-wrappers),\
                widen-power-bases,widen-power-exponents,convert-math-to-funcs{convert-ctlz=false},convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,\
                convert-complex-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,\
@@ -60,7 +61,7 @@ pub const SPTIR_STAGE3_TO_LLVM: Pipeline = Pipeline {
 pub const SPTIR_TO_CPU_STAGE3: Pipeline = Pipeline {
     argument: "sptir-to-cpu-stage3",
     description: "Lower stage I sparse kernels to stage III (scf/memref/arith) optimized for the CPU",
-    elements: "lower-affine,lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
+    elements: "lower-affine,check-dim-indices,lower-sparse-iter,lower-sparse-buffer,canonicalize,cse,loop-invariant-code-motion,\
                hoist-invariant-loads,cse,promote-accumulators,contract-float-ops",
     defaults: "",
 };
@@ -86,7 +87,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
     argument: "sptir-stage2-to-launches",
     description: "Lower scheduled stage II (bound loops) to gpu.launch over scf/memref/vector, optimized",
     elements:
-        "lower-affine,pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,split-fma-accumulations,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,sink-host-reads,int-range-optimizations,\
+        "lower-affine,check-dim-indices,pad-grid-loops,lower-sparse-buffer,canonicalize{disable-patterns=\"(anonymous namespace)::SimplifyTrivialLoops\"},cse,split-fma-accumulations,privatize-row-tiles,synchronize-thread-loops,lower-loop-bindings,sink-host-reads,int-range-optimizations,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,vectorize-loops,canonicalize,\
                int-range-optimizations,hoist-invariant-guards,unroll-loops,canonicalize,\
                loop-invariant-code-motion,hoist-invariant-loads,cse,clamp-guarded-loops,merge-alignment-versions,cse,sink-shuffle-guards,promote-accumulators,defer-vector-reductions,lower-atomic-accumulations,\
@@ -106,7 +107,7 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
     description: "Compile stage III with gpu.launch to GPU kernels in PTX and host code (option chip=sm_90)",
-    elements: "check-stage-three,lower-affine,check-element-types,check-gpu-ops,place-device-memory,convert-math-to-funcs{convert-ctlz=false min-width-of-fpowi-exponent=65},gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
+    elements: "check-stage-three,lower-affine,check-dim-indices,check-element-types,check-gpu-ops,place-device-memory,convert-math-to-funcs{convert-ctlz=false min-width-of-fpowi-exponent=65},gpu-launch-sink-index-computations,gpu-kernel-outlining,align-workgroup-memory,\
                nvvm-attach-target{chip=$chip features=+ptx81 O=3},\
                gpu.module(convert-complex-to-standard,math-extend-to-supported-types,drop-cast-fast-math,sptir-f8-in-f32,\
                math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-subgroup-reductions,lower-math-to-nvvm,\

@@ -54,7 +54,9 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFailed> {
-    let fail = |message: String| emit_error(root.location(), format!("specialize-arguments: {message}"));
+    let fail = |message: String| {
+        emit_error(crate::pass_registry::options_location(root), format!("specialize-arguments: {message}"))
+    };
     let name = options.get("function").unwrap_or_default();
     let (args, values) = (options.indices("args"), options.integers("values"));
     if args.len() != values.len() {

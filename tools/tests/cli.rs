@@ -1203,7 +1203,7 @@ fn bench_emulates_gpu_schedules_on_the_cpu() {
     let too_wide = "sparse-pos-split{loop=csrmm.0 factor=2048},sparse-pos-bind{loop=csrmm.0.i to=threadIdx.x}";
     fails_with(
         &bench(&["--op", "spmm", "--matrix", matrix, "--device", "emulate", "--schedule", too_wide]),
-        "csr_spmm (built-in, see --emit stage1):10:5: error: lower-loop-bindings: the loop bound to threadIdx.x",
+        "csr_spmm (built-in, see --emit stage1):10:5: error: lower-loop-bindings: loop \"csrmm.0.i\" is bound to threadIdx.x and has 2048 positions",
     );
     let printed =
         String::from_utf8_lossy(&bench(&["--op", "spmm", "--matrix", matrix, "--emit", "stage1"]).stdout).to_string();

@@ -109,3 +109,77 @@ func.func @unsigned_lookup(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: 
   }
   return
 }
+
+// -----
+
+// Two iterations of one function labelled alike make loops labelled
+// alike, which one schedule would act on together.
+func.func @same_labels(%y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "fill" [%I] "S" body {
+  ^bb0(%i: index):
+    %one = arith.constant 1.0 : f32
+    sparse_iter.store %one, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  // expected-error@+1 {{lower-sparse-iter: two iterations of this function make a loop labelled "fill.0" (the other at line}}
+  sparse_iter.iterate "fill" [%I] "S" body {
+  ^bb0(%i: index):
+    %two = arith.constant 2.0 : f32
+    sparse_iter.store %two, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+
+// -----
+
+// "r.init" beside "r" with an init region: both make "r.init.1".
+func.func @init_label(%x: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %L = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %X = sparse_iter.match_buffer %x [%L, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %Y = sparse_iter.match_buffer %y [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "r" [%I, %L, %J] "SRS" init {
+  ^bb0(%i: index, %j: index):
+    %zero = arith.constant 0.0 : f32
+    sparse_iter.store %zero, %Y[%i, %j] : !sparse_iter.buffer<2, f32>
+  } body {
+  ^bb0(%i: index, %l: index, %j: index):
+    %acc = sparse_iter.load %Y[%i, %j] : !sparse_iter.buffer<2, f32>
+    %v = sparse_iter.load %X[%l, %j] : !sparse_iter.buffer<2, f32>
+    %s = arith.addf %acc, %v : f32
+    sparse_iter.store %s, %Y[%i, %j] : !sparse_iter.buffer<2, f32>
+  }
+  // expected-error@+1 {{lower-sparse-iter: two iterations of this function make a loop labelled "r.init.1"}}
+  sparse_iter.iterate "r.init" [%I, %J] "SS" body {
+  ^bb0(%i: index, %j: index):
+    %one = arith.constant 1.0 : f32
+    sparse_iter.store %one, %Y[%i, %j] : !sparse_iter.buffer<2, f32>
+  }
+  return
+}
+
+// -----
+
+// Functions have labels of their own: the same one in two is fine.
+func.func @first(%y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "fill" [%I] "S" body {
+  ^bb0(%i: index):
+    %one = arith.constant 1.0 : f32
+    sparse_iter.store %one, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+func.func @second(%y: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "fill" [%I] "S" body {
+  ^bb0(%i: index):
+    %two = arith.constant 2.0 : f32
+    sparse_iter.store %two, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}

@@ -1,0 +1,57 @@
+//! `check-dim-indices`: the start of every sptir pipeline that
+//! canonicalizes. `memref.dim` with a constant index outside its operand's
+//! rank passes the op's verifier and is undefined: a negative one crashed
+//! the process in MLIR 22's canonicalization (`SimplifyDimOfAllocOp`
+//! reads out of bounds), one past the rank lowered to poison. This pass
+//! names such an op first.
+
+use crate::{
+    ir_query::{constant_index, op_name},
+    pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
+};
+use melior::ir::{
+    operation::{OperationLike, OperationRef, WalkOrder},
+    r#type::{MemRefType, RankedTensorType, ShapedTypeLike},
+    ValueLike,
+};
+
+pub const PASS: PassDef = PassDef {
+    name: "CheckDimIndices",
+    argument: "check-dim-indices",
+    description: "Refuse memref.dim and tensor.dim with a negative constant index, which canonicalization crashes on",
+    options: &[],
+    dependent_dialects: "",
+    run,
+};
+
+fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let outside = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        let name = op_name(&op);
+        (name == "memref.dim" || name == "tensor.dim") && problem(op).is_some()
+    });
+    match outside.first() {
+        Some(&op) => Err(emit_error(
+            op.location(),
+            format!("check-dim-indices: '{}' {}", op_name(&op), problem(op).unwrap_or_default()),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with a dim op's constant index, if anything.
+fn problem(op: OperationRef<'_, '_>) -> Option<String> {
+    let index = op.operand(1).ok().and_then(constant_index)?;
+    let source = op.operand(0).ok()?.r#type();
+    let rank = MemRefType::try_from(source)
+        .map(|t| t.rank())
+        .or_else(|_| RankedTensorType::try_from(source).map(|t| t.rank()))
+        .ok();
+    match rank {
+        _ if index < 0 => Some(format!("asks for dimension {index}, but dimensions count from 0")),
+        Some(rank) if index as usize >= rank => {
+            let noun = if rank == 1 { "dimension" } else { "dimensions" };
+            Some(format!("asks for dimension {index} of {source}, which has {rank} {noun}"))
+        }
+        _ => None,
+    }
+}
