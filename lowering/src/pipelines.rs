@@ -102,7 +102,8 @@ pub const SPTIR_STAGE2_TO_LAUNCHES: Pipeline = Pipeline {
 /// constants, not parameters), compiled to PTX in-process for `chip`, math
 /// functions as NVPTX instructions (no libdevice), buffers that no other
 /// argument of a launch shares marked noalias; the host side is
-/// lowered to the LLVM dialect with C wrappers, its launches calling the
+/// lowered to the LLVM dialect with C wrappers (its integer powers as on
+/// the CPU), its launches calling the
 /// `mgpu*` runtime functions.
 pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
     argument: "sptir-launches-to-gpu",
@@ -113,7 +114,7 @@ pub const SPTIR_LAUNCHES_TO_GPU: Pipeline = Pipeline {
                math-expand-ops{ops=tan,tanh,sinh,cosh,acosh,atanh,rsqrt,ctlz,clampf},lower-subgroup-reductions,lower-math-to-nvvm,\
                vectorize-atomic-adds,lower-row-barriers,convert-scf-to-cf,convert-complex-to-llvm,convert-gpu-to-nvvm,relax-atomic-updates,canonicalize,\
                reconcile-unrealized-casts,verify-llvm-lowering),\
-               mark-noalias-kernel-arguments,gpu-module-to-binary{format=isa},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
+               mark-noalias-kernel-arguments,gpu-module-to-binary{format=isa},widen-power-bases,widen-power-exponents,convert-math-to-funcs{convert-ctlz=false},sptir-f8-in-f32,func.func(llvm-request-c-wrappers),convert-scf-to-cf,\
                gpu-to-llvm,convert-vector-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-arith-to-llvm,\
                convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,verify-llvm-lowering",
     defaults: "chip=sm_90",

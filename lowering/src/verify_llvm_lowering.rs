@@ -82,6 +82,12 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let Some(op) = left else { return Ok(()) };
     let name = op_name(&op);
     let dialect = name.split('.').next().unwrap_or_default();
+    if matches!(name.as_str(), "gpu.launch" | "gpu.module" | "gpu.func" | "gpu.launch_func") {
+        return Err(emit_error(
+            op.location(),
+            format!("verify-llvm-lowering: '{name}' was not lowered to the LLVM dialect: this lowering runs on the CPU, which has no GPU launches; compile them with sptir-launches-to-gpu (sptir-to-gpu), or run their blocks and threads in turn on the CPU after serialize-launches (sptir-stage2-to-emulation)"),
+        ));
+    }
     if !LOWERED_DIALECTS.contains(&dialect) {
         return Err(emit_error(
             op.location(),

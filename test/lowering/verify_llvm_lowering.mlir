@@ -42,3 +42,15 @@ gpu.module @kernels {
     llvm.return %r : f32
   }
 }
+
+// -----
+
+// A GPU launch left for the CPU's lowering: named with the pipelines that
+// take it, not blamed on its types.
+func.func @launch(%n: index, %c1: index) {
+  // expected-error@+1 {{verify-llvm-lowering: 'gpu.launch' was not lowered to the LLVM dialect: this lowering runs on the CPU, which has no GPU launches}}
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %n, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%i = %c1, %j = %c1, %k = %c1) {
+    gpu.terminator
+  }
+  return
+}
