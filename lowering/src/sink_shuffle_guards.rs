@@ -203,7 +203,7 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
                         part.terms.iter().chain(&guard_part.terms).any(|t| *t == owner)
                     })
             };
-            if op.operands().any(|v| !known(detach(v))) {
+            if used_from_outside(*op).into_iter().any(|v| !known(v)) {
                 return None;
             }
         }
@@ -319,11 +319,35 @@ fn computes(op: &OperationRef<'_, '_>) -> bool {
         "vector.from_elements",
     ];
     let name = op_name(op);
+    // A value chosen by a condition (a column's range check around the
+    // gather of its row) is computed too, where its branches only compute.
+    if name == "scf.if" && op.result_count() > 0 {
+        return blocks_of(*op)
+            .iter()
+            .all(|block| block_ops(block).iter().all(|inner| op_name(inner) == "scf.yield" || computes(inner)));
+    }
     op.region_count() == 0
         && (name.starts_with("arith.")
             || name.starts_with("index.")
             || name.starts_with("math.")
             || READS.contains(&name.as_str()))
+}
+
+/// The values `op` and the ops nested in it use that are defined outside
+/// it.
+fn used_from_outside<'c>(op: OperationRef<'c, 'c>) -> Vec<Value<'c, 'c>> {
+    let mut used = Vec::new();
+    op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+        let inner: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(inner.to_raw()) };
+        for value in inner.operands() {
+            let value = detach(value);
+            if crate::ir_query::defined_outside(value, op) {
+                used.push(value);
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    used
 }
 
 /// The ops of `block` that compute `values`.

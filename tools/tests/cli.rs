@@ -223,6 +223,36 @@ fn bench_shuffles_a_sum_of_two_terms() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
 }
 
+/// A row's non-zeros on 8 lanes that gather B's rows through a column
+/// read from a buffer (range-checked: a value an scf.if chooses) still
+/// meet in their warp shuffle; the check used to keep the split's lane
+/// guard around the shuffle, which was refused.
+#[test]
+fn bench_shuffles_gathers_through_a_column_buffer() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/gathered_columns_spmm.mlir");
+    let schedule =
+        "sparse-pos-split{loop=csrmm.1 factor=8},sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true}";
+    for feat in ["1", "33"] {
+        let output = bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:7:6:2",
+            "--feat",
+            feat,
+            "--reps",
+            "1",
+            "--device",
+            "emulate",
+            "--kernel",
+            kernel,
+            "--schedule",
+            schedule,
+        ]);
+        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+    }
+}
+
 /// Host code that touches memory runs on the CPU, and is refused on the
 /// emulated GPU as on the GPU (place-device-memory), not run there as if
 /// the host could read the GPU's memory.
