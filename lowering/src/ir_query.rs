@@ -232,6 +232,22 @@ pub fn holds_sync(op: OperationRef<'_, '_>) -> bool {
     found
 }
 
+/// Why `value`, used as `what` (an axis, a buffer), is not defined by
+/// `expected`: a function's parameter is named as such (a helper that
+/// takes axes or buffers must be inlined where they are defined).
+pub fn not_defined_by(value: Value<'_, '_>, what: &str, expected: &str) -> String {
+    if let Ok(argument) = block_argument(value) {
+        let function = argument.owner().parent_operation().filter(|p| op_name(p) == "func.func");
+        if let Some(name) = function.as_ref().and_then(symbol_name) {
+            return format!(
+                "{what} is parameter #{} of @{name}, not defined by {expected}: axes and buffers exist only where they are defined, so a function taking them must be inlined into its callers first (MLIR's `inline` pass)",
+                argument.argument_number()
+            );
+        }
+    }
+    format!("{what} is not defined by {expected}")
+}
+
 /// Whether `value` may differ between the threads of a `gpu.launch` block:
 /// whether a thread id (launch body arguments 3 to 5, or the position of a
 /// loop bound to threadIdx before `lower-loop-bindings`) reaches it, through

@@ -349,9 +349,12 @@ impl<'c> Lowering<'c> {
         let axes = info
             .axes
             .iter()
-            .map(|&value| Axis::read(value))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| emit_error(location, "iteration axis is not defined by an axis op"))?;
+            .map(|&value| {
+                Axis::read(value).ok_or_else(|| {
+                    emit_error(location, crate::ir_query::not_defined_by(value, "an iteration axis", "an axis op"))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let groups = info.groups();
         let is_reduction = |group: &std::ops::Range<usize>| group.clone().any(|a| info.kinds[a] == b'R');
         let first_reduction = groups.iter().position(is_reduction);
@@ -748,7 +751,14 @@ impl<'c> Lowering<'c> {
     ) -> Result<(Builder<'c>, BufferDef<'c>, Vec<Value<'c, 'c>>, Option<Value<'c, 'c>>), PassFailed> {
         let location = op.location();
         let def = BufferDef::read(buffer).ok_or_else(|| {
-            emit_error(location, "buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer")
+            emit_error(
+                location,
+                crate::ir_query::not_defined_by(
+                    buffer,
+                    "buffer",
+                    "sparse_iter.match_buffer or sparse_iter.alloc_buffer",
+                ),
+            )
         })?;
         let builder = Builder::before(self.context, op)
             .ok_or_else(|| emit_error(location, "access is not in a block"))?

@@ -400,8 +400,9 @@ fn bench_runs_a_user_kernel_file() {
     }
 }
 
-/// A kernel file with a helper function that the kernel calls: no
-/// --function needed, and the bounds-checked run sees the call inlined.
+/// A kernel file with helper functions that the kernel calls, one taking
+/// its output's buffer: no --function needed, and every run sees the
+/// calls inlined.
 #[test]
 fn bench_runs_a_kernel_that_calls_a_helper() {
     let kernel = format!("{}/tests/inputs/spmm_with_helper.mlir", env!("CARGO_MANIFEST_DIR"));

@@ -78,12 +78,12 @@ func.func @lookup_without_default(%indptr: memref<?xi32>, %indices: memref<?xi32
 // -----
 
 // A buffer passed in as a function argument has no axes to translate
-// coordinates with.
+// coordinates with: the function must be inlined where it is defined.
 func.func @buffer_without_definition(%A: !sparse_iter.buffer<1, f32>, %m: index) {
   %I = sparse_iter.dense_fixed %m
   sparse_iter.iterate "it" [%I] "S" body {
   ^bb0(%i: index):
-    // expected-error@+1 {{buffer is not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer}}
+    // expected-error@+1 {{buffer is parameter #0 of @buffer_without_definition, not defined by sparse_iter.match_buffer or sparse_iter.alloc_buffer: axes and buffers exist only where they are defined, so a function taking them must be inlined into its callers first (MLIR's `inline` pass)}}
     %v = sparse_iter.load %A[%i] : !sparse_iter.buffer<1, f32>
   }
   return
@@ -183,3 +183,4 @@ func.func @second(%y: memref<?xf32>, %m: index) {
   }
   return
 }
+

@@ -584,6 +584,13 @@ fn run_one(args: &Args, a: &Csr, feat: usize) -> Result<(bool, f64), String> {
         described.push(("chip", json_string(args.chip.as_deref().unwrap_or("sm_90"))));
     }
     let stage1 = stage1.map(|s| format!("{s},")).unwrap_or_default();
+    // A kernel's helpers may take its axes and buffers, which exist only
+    // where they are defined: they are inlined first (without the
+    // inliner's canonicalization, which is no stage I pass).
+    let stage1 = match args.kernel {
+        Some(_) => format!("inline{{default-pipeline=}},{stage1}"),
+        None => stage1,
+    };
     // The CPU kernel stays generic: with a constant feature loop LLVM
     // unrolls it whole, and can then no longer prove that C's stores miss
     // B's loads, so it loses the vectorization that a variable loop gets

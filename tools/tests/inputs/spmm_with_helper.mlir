@@ -1,10 +1,19 @@
-// CSR SpMM whose products come from a helper function: --kernel finds
-// the kernel (the one function no other calls) and inlines the call
-// before bounds checks.
+// CSR SpMM whose products come from a helper function, and whose sums
+// are added to C by another that takes C's buffer: --kernel finds the
+// kernel (the one function no other calls) and inlines the calls first
+// (a buffer exists only where it is defined).
 // The product of two values, a helper the kernel calls.
 func.func private @product(%x: f32, %y: f32) -> f32 {
   %p = arith.mulf %x, %y : f32
   return %p : f32
+}
+
+// C[i, k] += t, on the kernel's buffer C.
+func.func private @accumulate(%C: !sparse_iter.buffer<2, f32>, %i: index, %k: index, %t: f32) {
+  %cv = sparse_iter.load %C[%i, %k] : !sparse_iter.buffer<2, f32>
+  %s = arith.addf %cv, %t : f32
+  sparse_iter.store %s, %C[%i, %k] : !sparse_iter.buffer<2, f32>
+  return
 }
 
 func.func @csr_spmm(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
@@ -24,10 +33,8 @@ func.func @csr_spmm(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<
   ^bb0(%i: index, %j: index, %k: index):
     %av = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
     %bv = sparse_iter.load %B[%j, %k] : !sparse_iter.buffer<2, f32>
-    %cv = sparse_iter.load %C[%i, %k] : !sparse_iter.buffer<2, f32>
     %p = func.call @product(%av, %bv) : (f32, f32) -> f32
-    %s = arith.addf %cv, %p : f32
-    sparse_iter.store %s, %C[%i, %k] : !sparse_iter.buffer<2, f32>
+    func.call @accumulate(%C, %i, %k, %p) : (!sparse_iter.buffer<2, f32>, index, index, f32) -> ()
   }
   return
 }
