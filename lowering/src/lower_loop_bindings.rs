@@ -224,6 +224,13 @@ fn launch<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<(), P
             return WalkResult::Advance;
         }
         let op = unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) };
+        // Each thread repeats it in its own copy, as the program meant.
+        let own_copy = op
+            .operand(1)
+            .is_ok_and(|m| crate::synchronize_thread_loops::thread_private(outer, crate::ir_query::view_root(m)));
+        if own_copy {
+            return WalkResult::Advance;
+        }
         let missing: Vec<usize> = used
             .iter()
             .copied()

@@ -137,10 +137,18 @@ fn synchronize<'c>(context: &'c Context, outer: OperationRef<'c, 'c>) -> Result<
                 continue;
             }
             // Memory allocated inside a unit is each of its positions' own,
-            // in order and on the GPU alike.
+            // in order and on the GPU alike. A thread's own copy that only
+            // code every thread runs writes holds, in each thread, all that
+            // the program wrote: any thread may read any element of it.
+            let written_by_thread_loop = |memory: Value<'c, 'c>| {
+                [(first, &accesses[i]), (second, &accesses[j])].iter().any(|(unit, list)| {
+                    is_thread_loop(unit) && list.iter().any(|a| a.root == memory && !matches!(a.kind, Kind::Read))
+                })
+            };
             let conflicts: Vec<_> = conflicts(outer, &accesses[i], &accesses[j])
                 .into_iter()
                 .filter(|&(memory, _)| !allocated_inside(memory, first) && !allocated_inside(memory, second))
+                .filter(|&(memory, _)| !thread_private(outer, memory) || written_by_thread_loop(memory))
                 .collect();
             let Some(&(_, pair)) = conflicts.first() else {
                 continue;
@@ -282,7 +290,7 @@ fn allocated_inside(memory: Value<'_, '_>, unit: OperationRef<'_, '_>) -> bool {
 /// (`outer`) and not a shared tile. Outside every loop bound to threads
 /// the program gives one copy to all positions, the GPU one to each
 /// thread: they agree only where no position reads another's elements.
-fn thread_private(outer: OperationRef<'_, '_>, memory: Value<'_, '_>) -> bool {
+pub fn thread_private(outer: OperationRef<'_, '_>, memory: Value<'_, '_>) -> bool {
     crate::ir_query::op_result(memory).is_ok_and(|result| {
         let allocation = result.owner();
         matches!(op_name(&allocation).as_str(), "memref.alloca" | "memref.alloc")

@@ -230,3 +230,31 @@ func.func @fused_flat_index(%indptr: memref<?xi32>, %a: memref<?xf32>, %e: memre
 //         ROWWARPS: gpu.barrier {sptir.row = 64 : i64}
 //     ROWWARPS-NOT: gpu.barrier
 //         ROWWARPS: gpu.terminator
+
+
+// A store outside the loops bound to threads into a buffer each thread
+// has its own copy of (scope "local") is every thread's to make: it is
+// not refused as one each thread would repeat.
+// REPEAT-LABEL: func.func @own_copy
+//       REPEAT: gpu.launch
+//       REPEAT:   memref.alloca
+//       REPEAT:   scf.for
+//       REPEAT:     memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf32>
+func.func @own_copy(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.for %b = %c0 to %c4 step %c1 {
+    %local = memref.alloca(%c8) : memref<?xf32>
+    scf.for %k = %c0 to %c8 step %c1 {
+      %v = memref.load %in[%k] : memref<?xf32>
+      memref.store %v, %local[%k] : memref<?xf32>
+    } {sptir.label = "fill"}
+    scf.for %t = %c0 to %c8 step %c1 {
+      %v = memref.load %local[%t] : memref<?xf32>
+      memref.store %v, %out[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "read"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}

@@ -370,3 +370,32 @@ func.func @zeroed_then_shuffled(%c: memref<?xf32>, %b: memref<?xf32>, %rows: ind
   } {bind = "threadIdx.y", sptir.label = "rows"}
   return
 }
+
+// -----
+
+// A buffer in scope "local" that only code every thread runs writes: each
+// thread fills its whole copy, so a thread loop may read any element of
+// it, no barrier needed (a row's features summed by every thread, then
+// stored by the feature threads).
+// CHECK-LABEL: func.func @local_filled_by_every_thread
+//   CHECK-NOT: gpu.barrier
+func.func @local_filled_by_every_thread(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.for %b = %c0 to %c4 step %c1 {
+    %local = memref.alloca(%c8) : memref<?xf32>
+    scf.for %k = %c0 to %c8 step %c1 {
+      %v = memref.load %in[%k] : memref<?xf32>
+      memref.store %v, %local[%k] : memref<?xf32>
+    } {sptir.label = "fill"}
+    scf.for %t = %c0 to %c8 step %c1 {
+      %n = arith.addi %t, %c1 : index
+      %w = arith.remui %n, %c8 : index
+      %v = memref.load %local[%w] : memref<?xf32>
+      memref.store %v, %out[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.label = "read"}
+  } {bind = "blockIdx.x", sptir.label = "blocks"}
+  return
+}

@@ -330,6 +330,28 @@ fn bench_runs_kernels_with_run_sized_buffers() {
         assert!(output.status.success(), "{device}: {}", String::from_utf8_lossy(&output.stderr));
         assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{device}");
     }
+    // Only the output loop on the threads: every thread fills its own copy
+    // of the row's buffer whole, then each stores its features from it.
+    let schedule = "sparse-pos-bind{loop=rows.0 to=blockIdx.x},sparse-pos-bind{loop=out.0 to=threadIdx.x}";
+    for feat in ["1", "33"] {
+        let output = bench(&[
+            "--op",
+            "spmm",
+            "--matrix",
+            "rmat:8:3:5",
+            "--feat",
+            feat,
+            "--reps",
+            "1",
+            "--device",
+            "emulate",
+            "--kernel",
+            kernel,
+            "--schedule",
+            schedule,
+        ]);
+        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+    }
     let huge = std::fs::read_to_string(kernel).unwrap().replace(
         "  sparse_iter.iterate \"rows\"",
         "  %huge = arith.constant 17592186044416 : index\n  %size = arith.muli %nnz, %huge : index\n  \
