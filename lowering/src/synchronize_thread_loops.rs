@@ -82,9 +82,22 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let context = unsafe { context_ref.to_ref() };
     let bound = |op: &OperationRef<'_, '_>| is_for(op) && binding(op).is_some();
     for outer in crate::ir_query::outermost(root, bound) {
+        // A launch whose sizes come from inside it (a clamp=true split's
+        // inner loop bound) is lower-loop-bindings' to refuse, with that
+        // reason; its accesses would be judged by a mapping it cannot have.
+        if !sized_before(outer) {
+            continue;
+        }
         synchronize(context, outer)?;
     }
     Ok(())
+}
+
+/// Whether every loop bound to the GPU in `outer` (itself included) has
+/// bounds that can be computed before it.
+fn sized_before(outer: OperationRef<'_, '_>) -> bool {
+    let bound = crate::ir_query::ops_where(outer, WalkOrder::PreOrder, |op| is_for(&op) && binding(&op).is_some());
+    bound.iter().all(|op| op.operands().take(2).all(|v| crate::ir_query::computable_before(detach(v), outer)))
 }
 
 fn is_thread_loop(op: &OperationRef<'_, '_>) -> bool {
