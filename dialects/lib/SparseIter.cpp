@@ -7,7 +7,6 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -21,19 +20,6 @@ using namespace sptir::sparse_iter;
 #define GET_TYPEDEF_CLASSES
 #include "sptir/Dialect/SparseIter/SparseIterTypes.cpp.inc"
 
-namespace {
-/// Lets MLIR's inliner inline a function whose body holds this dialect's
-/// ops: axes, buffers and iterations are compile-time structures that a
-/// helper taking them as parameters can only use once it is inlined where
-/// they are defined. Nothing here depends on the region it sits in.
-struct SparseIterInliner : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
-};
-} // namespace
-
 void SparseIterDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
@@ -43,7 +29,7 @@ void SparseIterDialect::initialize() {
 #define GET_OP_LIST
 #include "sptir/Dialect/SparseIter/SparseIterOps.cpp.inc"
       >();
-  addInterfaces<SparseIterInliner>();
+  addInterfaces<sptir::sparse_iter::StructureInliner>();
 }
 
 llvm::StringRef sptir::sparse_iter::stringifyAxisKind(AxisKind kind) {

@@ -4,7 +4,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace sptir::sparse_pos;
@@ -15,25 +14,12 @@ using sptir::sparse_iter::BufferType;
 #include "sptir/Dialect/SparsePos/SparsePosDialect.cpp.inc"
 #include "sptir/Dialect/SparsePos/SparsePosEnums.cpp.inc"
 
-namespace {
-/// Lets MLIR's inliner inline a function whose body holds this dialect's
-/// ops: axes, buffers and iterations are compile-time structures that a
-/// helper taking them as parameters can only use once it is inlined where
-/// they are defined. Nothing here depends on the region it sits in.
-struct SparsePosInliner : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
-};
-} // namespace
-
 void SparsePosDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "sptir/Dialect/SparsePos/SparsePosOps.cpp.inc"
       >();
-  addInterfaces<SparsePosInliner>();
+  addInterfaces<sptir::sparse_iter::StructureInliner>();
 }
 
 LogicalResult ForOp::verifyRegions() {

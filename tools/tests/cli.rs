@@ -30,6 +30,28 @@ fn bench(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_sptir-bench"), args, None)
 }
 
+/// Runs `kernel` (a stage I SpMM) under `schedule` on the emulated GPU and
+/// asserts that its result verified.
+fn assert_emulated_kernel_verifies(kernel: &str, matrix: &str, feat: &str, schedule: &str) {
+    let output = bench(&[
+        "--op",
+        "spmm",
+        "--matrix",
+        matrix,
+        "--feat",
+        feat,
+        "--reps",
+        "1",
+        "--device",
+        "emulate",
+        "--kernel",
+        kernel,
+        "--schedule",
+        schedule,
+    ]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+}
+
 fn opt(args: &[&str], stdin: &str) -> Output {
     run(env!("CARGO_BIN_EXE_sptir-opt"), args, Some(stdin))
 }
@@ -204,23 +226,7 @@ fn bench_shuffles_a_sum_of_two_terms() {
     let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs/two_term_spmm.mlir");
     let schedule = "sparse-pos-reorder{loops=csrmm.1,csrmm.2},sparse-pos-split{loop=csrmm.1 factor=8},\
                     sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true},sparse-pos-bind{loop=csrmm.0 to=blockIdx.x}";
-    let output = bench(&[
-        "--op",
-        "spmm",
-        "--matrix",
-        "rmat:7:6:2",
-        "--feat",
-        "5",
-        "--reps",
-        "1",
-        "--device",
-        "emulate",
-        "--kernel",
-        kernel,
-        "--schedule",
-        schedule,
-    ]);
-    assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+    assert_emulated_kernel_verifies(kernel, "rmat:7:6:2", "5", schedule);
 }
 
 /// A row's non-zeros on 8 lanes that gather B's rows through a column
@@ -233,23 +239,7 @@ fn bench_shuffles_gathers_through_a_column_buffer() {
     let schedule =
         "sparse-pos-split{loop=csrmm.1 factor=8},sparse-pos-bind{loop=csrmm.1.i to=threadIdx.x shuffle=true}";
     for feat in ["1", "33"] {
-        let output = bench(&[
-            "--op",
-            "spmm",
-            "--matrix",
-            "rmat:7:6:2",
-            "--feat",
-            feat,
-            "--reps",
-            "1",
-            "--device",
-            "emulate",
-            "--kernel",
-            kernel,
-            "--schedule",
-            schedule,
-        ]);
-        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+        assert_emulated_kernel_verifies(kernel, "rmat:7:6:2", feat, schedule);
     }
 }
 
@@ -334,23 +324,7 @@ fn bench_runs_kernels_with_run_sized_buffers() {
     // of the row's buffer whole, then each stores its features from it.
     let schedule = "sparse-pos-bind{loop=rows.0 to=blockIdx.x},sparse-pos-bind{loop=out.0 to=threadIdx.x}";
     for feat in ["1", "33"] {
-        let output = bench(&[
-            "--op",
-            "spmm",
-            "--matrix",
-            "rmat:8:3:5",
-            "--feat",
-            feat,
-            "--reps",
-            "1",
-            "--device",
-            "emulate",
-            "--kernel",
-            kernel,
-            "--schedule",
-            schedule,
-        ]);
-        assert!(String::from_utf8_lossy(&output.stdout).contains("(verified)"), "{output:?}");
+        assert_emulated_kernel_verifies(kernel, "rmat:8:3:5", feat, schedule);
     }
     let huge = std::fs::read_to_string(kernel).unwrap().replace(
         "  sparse_iter.iterate \"rows\"",

@@ -9,6 +9,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 namespace sptir::sparse_iter {
 
@@ -24,6 +25,22 @@ inline bool isSparse(AxisKind kind) {
 inline bool isVariable(AxisKind kind) {
   return kind == AxisKind::DenseVariable || kind == AxisKind::SparseVariable;
 }
+
+/// Lets MLIR's inliner inline a function whose body holds sptir's ops
+/// (both dialects register it): axes, buffers and iterations are
+/// compile-time structures that a helper taking them as parameters can
+/// only use once it is inlined where they are defined. Nothing in either
+/// dialect depends on the region it sits in.
+struct StructureInliner : public mlir::DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(mlir::Operation *, mlir::Operation *, bool) const final { return true; }
+  bool isLegalToInline(mlir::Region *, mlir::Region *, bool, mlir::IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(mlir::Operation *, mlir::Region *, bool, mlir::IRMapping &) const final {
+    return true;
+  }
+};
 
 } // namespace sptir::sparse_iter
 
