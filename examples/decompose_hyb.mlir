@@ -3,8 +3,11 @@
 // CSR (indptr, indices, a; m x n, nnz). Bucket b holds rows_b [nrows_b] (row
 // ids) with cols_b [nrows_b * width_b] (their columns, padded with the
 // out-of-range column n) and values a_b [nrows_b * width_b], filled by the
-// copy iterations; every non-zero of A sits in exactly one bucket slot. B is
-// n x feat, C is m x feat, dense row-major.
+// copy iterations; every non-zero of A sits in exactly one bucket slot, and
+// a bucket lists each row at most once (a long row split over several of
+// its rows needs `{repeats = array<i64: 1>}` on the rule, after the
+// inverse, as the built-in hyb rule has: the rows then add to C in turn,
+// atomically on the GPU). B is n x feat, C is m x feat, dense row-major.
 func.func @decompose_hyb(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
                          %b: memref<?xf32>, %c: memref<?xf32>,
                          %m: index, %n: index, %nnz: index, %feat: index,

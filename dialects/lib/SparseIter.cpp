@@ -10,6 +10,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
+#include <optional>
 
 using namespace mlir;
 using namespace sptir::sparse_iter;
@@ -527,6 +530,51 @@ LogicalResult StoreOp::verify() {
 // Format decomposition
 //===----------------------------------------------------------------------===//
 
+/// The value of `expr` at `dims` in 64-bit integers, or nothing where a
+/// step overflows (AffineMap::compose would fold it to no constant, and
+/// reading one from it is undefined). Divisors are positive constants
+/// (checked before).
+static std::optional<int64_t> evaluateAt(AffineExpr expr, ArrayRef<int64_t> dims) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> lhs = evaluateAt(binary.getLHS(), dims);
+  std::optional<int64_t> rhs = evaluateAt(binary.getRHS(), dims);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return llvm::checkedAdd(*lhs, *rhs);
+  case AffineExprKind::Mul:
+    return llvm::checkedMul(*lhs, *rhs);
+  case AffineExprKind::Mod:
+    return *rhs > 0 ? std::optional<int64_t>(llvm::mod(*lhs, *rhs)) : std::nullopt;
+  case AffineExprKind::FloorDiv:
+    return *rhs > 0 ? std::optional<int64_t>(llvm::divideFloorSigned(*lhs, *rhs)) : std::nullopt;
+  case AffineExprKind::CeilDiv:
+    return *rhs > 0 ? std::optional<int64_t>(llvm::divideCeilSigned(*lhs, *rhs)) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// `map` at `point`, each result in 64-bit integers; nothing where one
+/// overflows.
+static std::optional<SmallVector<int64_t>> evaluateAt(AffineMap map, ArrayRef<int64_t> point) {
+  SmallVector<int64_t> values;
+  for (AffineExpr result : map.getResults()) {
+    std::optional<int64_t> value = evaluateAt(result, point);
+    if (!value)
+      return std::nullopt;
+    values.push_back(*value);
+  }
+  return values;
+}
+
 LogicalResult FormatRewriteOp::verify() {
   BufferType source = getSource().getType(), target = getTarget().getType();
   if (source.getElementType() != target.getElementType())
@@ -588,22 +636,29 @@ LogicalResult FormatRewriteOp::verify() {
     SmallVector<int64_t> point;
     for (size_t d : digit)
       point.push_back(samples[d]);
-    SmallVector<int64_t> target = map.compose(point);
-    SmallVector<int64_t> back = inverse.compose(target);
-    if (back != point) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      auto list = [&](ArrayRef<int64_t> values) {
-        os << "(";
-        llvm::interleaveComma(values, os);
-        os << ")";
-      };
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    auto list = [&](ArrayRef<int64_t> values) {
+      os << "(";
+      llvm::interleaveComma(values, os);
+      os << ")";
+    };
+    std::optional<SmallVector<int64_t>> target = evaluateAt(map, point);
+    std::optional<SmallVector<int64_t>> back =
+        target ? evaluateAt(inverse, *target) : std::nullopt;
+    if (!back) {
+      os << (target ? "inverse overflows 64-bit integers at target coordinate "
+                    : "map overflows 64-bit integers at source coordinate ");
+      list(target ? ArrayRef<int64_t>(*target) : ArrayRef<int64_t>(point));
+      return emitOpError() << text;
+    }
+    if (*back != point) {
       os << "map takes source coordinate ";
       list(point);
       os << " to ";
-      list(target);
+      list(*target);
       os << ", which inverse takes to ";
-      list(back);
+      list(*back);
       return emitOpError() << "inverse does not undo map: " << text;
     }
     unsigned d = 0;

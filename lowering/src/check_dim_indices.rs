@@ -1,12 +1,13 @@
 //! `check-dim-indices`: the start of every sptir pipeline that
-//! canonicalizes. `memref.dim` with a constant index outside its operand's
+//! canonicalizes. `memref.dim` with a constant index (or arithmetic on
+//! constants, which canonicalization folds to one) outside its operand's
 //! rank passes the op's verifier and is undefined: a negative one crashed
 //! the process in MLIR 22's canonicalization (`SimplifyDimOfAllocOp`
 //! reads out of bounds), one past the rank lowered to poison. This pass
 //! names such an op first.
 
 use crate::{
-    ir_query::{constant_index, op_name},
+    ir_query::{evaluate_index, op_name},
     pass_registry::{emit_error, PassDef, PassFailed, PassOptions},
 };
 use melior::ir::{
@@ -40,7 +41,7 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 
 /// What is wrong with a dim op's constant index, if anything.
 fn problem(op: OperationRef<'_, '_>) -> Option<String> {
-    let index = op.operand(1).ok().and_then(constant_index)?;
+    let index = op.operand(1).ok().and_then(evaluate_index)?;
     let source = op.operand(0).ok()?.r#type();
     let rank = MemRefType::try_from(source)
         .map(|t| t.rank())

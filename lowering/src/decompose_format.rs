@@ -136,6 +136,19 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             "decompose-format: no iteration reads the buffer this format_rewrite decomposes (after it, in the same block), so it would do nothing",
         ));
     }
+    // A target axis the inverse ignores gives each source element all of
+    // its slots: the copy fills every one, and the rewritten iteration
+    // counts the element once a slot. Only an axis of one slot (hyb's
+    // bucket root) holds it once.
+    for rule in &rules {
+        if let Some((axis, length)) = ignored_target_axis(rule) {
+            let slots = length.map_or("a length known only at run time".to_string(), |n| format!("{n} slots"));
+            return Err(emit_error(
+                rule.op.location(),
+                format!("decompose-format: this format_rewrite's inverse ignores target coordinate #{axis} (an axis of {slots}), so every slot along it would hold the same source element, counted once a slot: give each slot a source element of its own in the inverse, or make that axis one slot long"),
+            ));
+        }
+    }
     for (iteration, reads) in iterations {
         let first = reads[0];
         // Rules of one source together hold each of its non-zeros once
@@ -229,6 +242,20 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         erase(rule.op);
     }
     Ok(())
+}
+
+/// A target coordinate that no result of `rule`'s inverse uses, with its
+/// axis's length where the compiler knows it, unless that is 1.
+fn ignored_target_axis(rule: &Rule<'_>) -> Option<(usize, Option<i64>)> {
+    let mut used = Vec::new();
+    for expr in affine_results(rule.inverse) {
+        dims_of(expr, &mut used);
+    }
+    let target = BufferDef::read(rule.target)?;
+    (0..target.axes.len()).filter(|d| !used.contains(d)).find_map(|d| {
+        let length = Axis::read(target.axes[d]).and_then(|axis| crate::ir_query::evaluate_index(axis.length));
+        (length != Some(1)).then_some((d, length))
+    })
 }
 
 /// The `format_rewrite` rules under `root`.
@@ -528,8 +555,21 @@ fn coordinate_block<'c>(context: &'c Context, location: Location<'c>, count: usi
 /// `copyN` with the first N that labels no iteration under `root`, so
 /// that a schedule names one copy (two sources, or a second run).
 fn fresh_copy_label(root: OperationRef<'_, '_>) -> String {
+    free_label(root, (0..).map(|n| format!("copy{n}")))
+}
+
+/// The first of `candidates` that no iteration under `root` is labelled:
+/// a label taken twice would make loops of one label, which schedules
+/// act on together (lower-sparse-iter refuses them).
+fn free_label(root: OperationRef<'_, '_>, mut candidates: impl Iterator<Item = String>) -> String {
     let taken = crate::sparse_iter_ops::iteration_labels(root);
-    (0..).map(|n| format!("copy{n}")).find(|label| !taken.contains(label)).unwrap_or_default()
+    candidates.find(|label| !taken.contains(label)).unwrap_or_default()
+}
+
+/// `preferred` (the label schedules expect), or where an iteration has it
+/// already, `preferred_1`, `preferred_2`, ...
+fn label_like(root: OperationRef<'_, '_>, preferred: String) -> String {
+    free_label(root, std::iter::once(preferred.clone()).chain((1..).map(|n| format!("{preferred}_{n}"))))
 }
 
 /// `target[t] = inside(inverse(t)) ? source[inverse(t)] : 0` over the
@@ -620,6 +660,8 @@ fn rewrite<'c>(
     if info.fused {
         return Err(emit_error(location, "decompose-format: apply sparse-fuse after decomposing, not before"));
     }
+    // Labels are a function's own (lower-sparse-iter).
+    let root = crate::ir_query::enclosing_function(iteration).unwrap_or(iteration);
     // Where each source axis sits in the iteration.
     let positions: Vec<usize> =
         source.axes.iter().map(|axis| info.axes.iter().position(|a| a == axis)).collect::<Option<_>>().ok_or_else(
@@ -644,7 +686,8 @@ fn rewrite<'c>(
         let init = clone_before(context, iteration)?;
         let spatial: Vec<Value> =
             (0..info.axes.len()).filter(|&a| info.kinds[a] == b'S').map(|a| info.axes[a]).collect();
-        set_iteration(context, init, &format!("{}.init", info.label), &spatial, &"S".repeat(spatial.len()));
+        let label = label_like(root, format!("{}.init", info.label));
+        set_iteration(context, init, &label, &spatial, &"S".repeat(spatial.len()));
         if let (Ok(init_region), Ok(body_region)) = (init.region(0), init.region(1)) {
             let scratch = Region::new();
             unsafe {
@@ -691,7 +734,8 @@ fn rewrite<'c>(
             kinds.push(if reduction { 'R' } else { 'S' });
         }
         kinds.extend(others.iter().map(|&a| info.kinds[a] as char));
-        set_iteration(context, compute, &format!("{}.{index}", info.label), &axes, &kinds);
+        let label = label_like(root, format!("{}.{index}", info.label));
+        set_iteration(context, compute, &label, &axes, &kinds);
         rebind_body(context, compute, rule, source, &target, &positions, &others, info.axes.len())?;
     }
     erase(iteration);

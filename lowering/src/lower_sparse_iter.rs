@@ -83,7 +83,8 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 /// two iterations of a function whose loops share one (both labelled
 /// "r", or "r.init" beside "r" with an init region: both make
 /// "r.init.1") would be scheduled as one. Within an iteration its labels
-/// differ; a function whose iterations' do not is refused, naming both.
+/// differ; a function whose iterations' do not is refused, naming both,
+/// unless they are copies of one iteration in the source.
 fn refuse_shared_loop_labels(root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
     let loops =
         crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| crate::ir_query::op_name(&op) == "sparse_pos.for");
@@ -91,7 +92,13 @@ fn refuse_shared_loop_labels(root: OperationRef<'_, '_>) -> Result<(), PassFaile
     for op in loops {
         let function = crate::ir_query::enclosing_function(op).map_or(0, |f| f.to_raw().ptr as usize);
         let label = crate::sparse_pos_ops::loop_label(op);
-        if let Some(first) = seen.insert((function, label.clone()), op) {
+        // Copies of one iteration (a helper inlined at two calls) make
+        // the same loops, which one schedule is meant for.
+        let copies = |first: OperationRef| {
+            let at = |op: OperationRef| crate::ir_query::position(op.location());
+            at(first).is_some() && at(first) == at(op)
+        };
+        if let Some(first) = seen.insert((function, label.clone()), op).filter(|&first| !copies(first)) {
             let at = crate::ir_query::position(first.location())
                 .map_or(String::new(), |at| format!(" (the other at line {}:{})", at.line, at.column));
             return Err(emit_error(

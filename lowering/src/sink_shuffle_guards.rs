@@ -159,8 +159,11 @@ fn candidate<'c>(store: OperationRef<'c, 'c>) -> Option<Candidate<'c>> {
         .collect();
     let (guard_part, nested) = parts.split_first()?;
     // Reads of the accumulated memory would move past the writes.
-    let reads_written =
-        |op: &OperationRef<'c, 'c>| op.operands().any(|v| v.r#type().is_mem_ref() && written.contains(&root_memref(v)));
+    // (Inside a term's choice too: its loads use what they read from
+    // outside it.)
+    let reads_written = |op: &OperationRef<'c, 'c>| {
+        used_from_outside(*op).into_iter().any(|v| v.r#type().is_mem_ref() && written.contains(&root_memref(v)))
+    };
     if parts.iter().flat_map(|p| p.terms.iter()).any(reads_written) {
         return None;
     }

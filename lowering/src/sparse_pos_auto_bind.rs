@@ -538,7 +538,12 @@ fn complete_thread_loops(context: &melior::Context, top: OperationRef<'_, '_>) {
             continue;
         }
         // A loop that stores nothing is as right run whole by each thread.
-        let Some(threads) = threads.filter(|_| find_store(op, |_| true).is_some()) else { continue };
+        // (A tile's copy stores to memory, not to a buffer.)
+        let stores = !crate::ir_query::ops_where(op, WalkOrder::PreOrder, |inner| {
+            matches!(crate::ir_query::op_name(&inner).as_str(), "sparse_pos.store" | "memref.store" | "vector.store")
+        })
+        .is_empty();
+        let Some(threads) = threads.filter(|_| stores) else { continue };
         let label = crate::sparse_pos_ops::loop_label(op);
         let program = std::iter::successors(Some(op), |p| p.parent_operation()).last().unwrap_or(op);
         let taken = [format!("{label}.o"), format!("{label}.i")]

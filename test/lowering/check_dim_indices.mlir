@@ -25,6 +25,20 @@ func.func @past_the_rank(%x: memref<?xi32>) -> index {
 
 // -----
 
+// An index of arithmetic on constants, which canonicalization folds to -1.
+func.func @folded(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i = arith.subi %c0, %c1 : index
+  %x = memref.alloc(%n) : memref<?xf32>
+  // expected-error@+1 {{check-dim-indices: 'memref.dim' asks for dimension -1, but dimensions count from 0}}
+  %d = memref.dim %x, %i : memref<?xf32>
+  memref.dealloc %x : memref<?xf32>
+  return %d : index
+}
+
+// -----
+
 // In range, or known only at run time: left alone.
 func.func @fine(%x: memref<?x?xi32>, %i: index) -> index {
   %c = arith.constant 1 : index

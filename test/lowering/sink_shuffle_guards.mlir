@@ -334,3 +334,58 @@ func.func @checked_gather(%rowptr: memref<?xi32>, %col: memref<?xi32>, %a: memre
   }
   return
 }
+
+// -----
+
+// A choice inside the term that reads the accumulated memory would move
+// past the writes: the lane guard stays where it is.
+// CHECK-LABEL: func.func @choice_reads_the_sum
+//       CHECK: scf.if %{{.*}} {
+//       CHECK:   scf.for
+//       CHECK:     scf.if %{{.*}} -> (f32)
+//       CHECK:       memref.load %arg4
+//       CHECK:     memref.store %{{.*}}, %arg4[%{{.*}}] {sptir.shuffle = 32 : i64}
+func.func @choice_reads_the_sum(%rowptr: memref<?xi32>, %col: memref<?xi32>, %a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %n: index, %row: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %start32 = memref.load %rowptr[%row] : memref<?xi32>
+    %start = arith.index_cast %start32 : i32 to index
+    %next = arith.addi %row, %c1 : index
+    %end32 = memref.load %rowptr[%next] : memref<?xi32>
+    %end = arith.index_cast %end32 : i32 to index
+    %len = arith.subi %end, %start : index
+    %chunks = arith.ceildivui %len, %c32 : index
+    %base = arith.muli %row, %c8 : index
+    scf.for %o = %c0 to %chunks step %c1 {
+      %o32 = arith.muli %o, %c32 : index
+      %j = arith.addi %o32, %tx : index
+      %in = arith.cmpi ult, %j, %len : index
+      scf.if %in {
+        %p = arith.addi %start, %j : index
+        %col32 = memref.load %col[%p] : memref<?xi32>
+        %colx = arith.index_cast %col32 : i32 to index
+        %av = memref.load %a[%p] : memref<?xf32>
+        %ok = arith.cmpi ult, %colx, %n : index
+        scf.for %k = %c0 to %c8 step %c1 {
+          %e = arith.addi %base, %k : index
+          %old = memref.load %c[%e] : memref<?xf32>
+          %bv = scf.if %ok -> (f32) {
+            %seen = memref.load %c[%e] : memref<?xf32>
+            scf.yield %seen : f32
+          } else {
+            scf.yield %zero : f32
+          }
+          %prod = arith.mulf %av, %bv : f32
+          %new = arith.addf %old, %prod : f32
+          memref.store %new, %c[%e] {sptir.shuffle = 32 : i64} : memref<?xf32>
+        }
+      }
+    }
+    gpu.terminator
+  }
+  return
+}

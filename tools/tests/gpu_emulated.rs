@@ -174,6 +174,16 @@ fn hand_schedules() {
             &a,
             6,
         );
+        // ... and a tile of each row's non-zeros, of other bounds than
+        // the feature threads: its copy loop is split by as many.
+        check(
+            Op::Spmm,
+            Format::Csr,
+            "sparse-pos-split{loop=csrmm.1 factor=32},sparse-pos-cache-read{loop=csrmm.1.i},\
+             sparse-pos-split{loop=csrmm.2 factor=16},sparse-pos-bind{loop=csrmm.2.i to=threadIdx.x},",
+            &a,
+            33,
+        );
         // And the slots of an ELL row on atomic threads, one feature: the
         // zeroing has no loop of its own once specialized.
         check(

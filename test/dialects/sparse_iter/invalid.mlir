@@ -641,3 +641,17 @@ func.func @rewrite_map_not_one_to_one(%a: memref<?xf32>, %b: memref<?xf32>, %m: 
       : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
   return
 }
+
+// -----
+
+// A map past 64-bit integers is refused by that, not judged on a number
+// its arithmetic wrapped to (or, before, on whatever memory held).
+func.func @rewrite_map_overflows(%a: memref<?xf32>, %b: memref<?xf32>, %m: index) {
+  %I = sparse_iter.dense_fixed %m
+  %A = sparse_iter.match_buffer %a [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  %B = sparse_iter.match_buffer %b [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  // expected-error@+1 {{map overflows 64-bit integers at source coordinate (2)}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i) -> (i * 9223372036854775807)> inverse affine_map<(o) -> (o floordiv 9223372036854775807)>
+      : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
+  return
+}

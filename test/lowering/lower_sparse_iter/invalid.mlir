@@ -184,3 +184,4 @@ func.func @second(%y: memref<?xf32>, %m: index) {
   return
 }
 
+
