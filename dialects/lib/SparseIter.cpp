@@ -7,6 +7,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -53,9 +54,15 @@ llvm::StringRef sptir::sparse_iter::stringifyAxisKind(AxisKind kind) {
 // Axis helpers
 //===----------------------------------------------------------------------===//
 
+bool sptir::sparse_iter::isAxisParameter(Value axis) {
+  auto argument = dyn_cast<BlockArgument>(axis);
+  return argument && isa<AxisType>(axis.getType()) && argument.getOwner()->isEntryBlock() &&
+         isa_and_nonnull<FunctionOpInterface>(argument.getOwner()->getParentOp());
+}
+
 AxisOpInterface sptir::sparse_iter::getAxisDef(Value axis, Operation *user) {
   auto def = axis.getDefiningOp<AxisOpInterface>();
-  if (!def && user)
+  if (!def && user && !isAxisParameter(axis))
     user->emitOpError()
         << "axis operand must be defined by a sparse_iter axis op "
            "(dense_fixed, dense_variable, sparse_fixed, sparse_variable)";
@@ -100,10 +107,12 @@ LogicalResult sptir::sparse_iter::verifyAxisComposition(Operation *op,
   llvm::SmallPtrSet<void *, 8> seen;
   for (auto [index, axis] : llvm::enumerate(axes)) {
     auto def = getAxisDef(axis, op);
-    if (!def)
+    if (!def && !isAxisParameter(axis))
       return failure();
     if (!seen.insert(axis.getAsOpaquePointer()).second)
       return op->emitOpError() << "axis #" << index << " appears twice";
+    if (!def)
+      continue;
     // Values are stored in CSF order: a child's positions nest directly
     // inside its parent's, which is what flattening relies on.
     Value parent = def.getParentAxis();
@@ -119,7 +128,7 @@ LogicalResult sptir::sparse_iter::verifyAxisComposition(Operation *op,
 /// agree on one index type.
 static LogicalResult verifyChildAxis(Operation *op, Value parent,
                                      ArrayRef<Value> arrays) {
-  if (!getAxisDef(parent, op))
+  if (!getAxisDef(parent, op) && !isAxisParameter(parent))
     return failure();
   // At module level (a graph region) an axis can name a later one, and so
   // be its own ancestor.
@@ -401,12 +410,16 @@ LogicalResult IterateOp::verify() {
   llvm::SmallPtrSet<void *, 8> walked = enclosingAxes(*this);
   for (auto [index, axis] : llvm::enumerate(axes)) {
     auto def = getAxisDef(axis, *this);
-    if (!def)
+    if (!def && !isAxisParameter(axis))
       return failure();
     if (walked.contains(axis.getAsOpaquePointer()))
       return emitOpError() << "axis #" << index
                            << " is already walked by this or an enclosing "
                               "iteration";
+    if (!def) {
+      walked.insert(axis.getAsOpaquePointer());
+      continue;
+    }
     Value parent = def.getParentAxis();
     if (parent && !walked.contains(parent.getAsOpaquePointer()))
       return emitOpError() << "axis #" << index << " ("
@@ -427,8 +440,8 @@ LogicalResult IterateOp::verify() {
                              << axes.size() << " axes of the iteration";
       for (int64_t k = 1; k < size; ++k) {
         Value child = axes[total + k];
-        if (child.getDefiningOp<AxisOpInterface>().getParentAxis() !=
-            axes[total + k - 1])
+        auto childDef = child.getDefiningOp<AxisOpInterface>();
+        if (childDef && childDef.getParentAxis() != axes[total + k - 1])
           return emitOpError()
                  << "fused axis #" << total + k
                  << " must be the child of the axis before it in fuse(...)";
@@ -468,6 +481,8 @@ LogicalResult IterateOp::verifyRegions() {
       if (kinds[index] != 'S')
         continue;
       auto def = axis.getDefiningOp<AxisOpInterface>();
+      if (!def) // an axis parameter: checked once inlined
+        continue;
       for (Value ancestor : getAncestors(def))
         for (auto [other, candidate] : llvm::enumerate(axes))
           if (candidate == ancestor && kinds[other] == 'R')

@@ -52,7 +52,7 @@ LogicalResult AssumeDomainOp::verify() {
 LogicalResult FindOp::verify() {
   auto axis = sparse_iter::getAxisDef(getAxis(), *this);
   if (!axis)
-    return failure();
+    return success(sparse_iter::isAxisParameter(getAxis()));
   if (!sparse_iter::isSparse(axis.getAxisKind()))
     return emitOpError() << "coordinate lookup needs a sparse axis, got "
                          << sparse_iter::stringifyAxisKind(axis.getAxisKind());
@@ -69,7 +69,7 @@ LogicalResult FindOp::verify() {
 LogicalResult ParentPositionOp::verify() {
   auto axis = sparse_iter::getAxisDef(getAxis(), *this);
   if (!axis)
-    return failure();
+    return success(sparse_iter::isAxisParameter(getAxis()));
   if (!axis.getParentAxis())
     return emitOpError() << "axis has no parent";
   return success();

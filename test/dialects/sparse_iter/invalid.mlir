@@ -1,6 +1,8 @@
 // RUN: sptir-opt %s --split-input-file --verify-diagnostics
 
-func.func @parent_not_an_axis_op(%p: !sparse_iter.axis, %indptr: memref<?xi32>, %n: index) {
+func.func @parent_not_an_axis_op(%indptr: memref<?xi32>, %n: index) {
+  // Not a function parameter (a helper's axis, checked once inlined).
+  %p = builtin.unrealized_conversion_cast %n : index to !sparse_iter.axis
   // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
   %J = sparse_iter.dense_variable %p, %indptr length %n nnz %n : memref<?xi32>
   return
@@ -8,7 +10,9 @@ func.func @parent_not_an_axis_op(%p: !sparse_iter.axis, %indptr: memref<?xi32>, 
 
 // -----
 
-func.func @sparse_fixed_parent_not_an_axis_op(%p: !sparse_iter.axis, %indices: memref<?xi32>, %n: index) {
+func.func @sparse_fixed_parent_not_an_axis_op(%indices: memref<?xi32>, %n: index) {
+  // Not a function parameter (a helper's axis, checked once inlined).
+  %p = builtin.unrealized_conversion_cast %n : index to !sparse_iter.axis
   // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
   %J = sparse_iter.sparse_fixed %p, %indices length %n nnz_cols %n : memref<?xi32>
   return
@@ -119,7 +123,9 @@ func.func @buffer_default_type(%a: memref<?xf32>, %n: index) {
 
 // -----
 
-func.func @buffer_axis_not_an_axis_op(%a: memref<?xf32>, %p: !sparse_iter.axis) {
+func.func @buffer_axis_not_an_axis_op(%a: memref<?xf32>, %n: index) {
+  // Not a function parameter (a helper's axis, checked once inlined).
+  %p = builtin.unrealized_conversion_cast %n : index to !sparse_iter.axis
   // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
   %A = sparse_iter.match_buffer %a [%p] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
   return
@@ -227,7 +233,9 @@ func.func @empty_label(%n: index) {
 
 // -----
 
-func.func @iteration_axis_not_an_axis_op(%p: !sparse_iter.axis) {
+func.func @iteration_axis_not_an_axis_op(%n: index) {
+  // Not a function parameter (a helper's axis, checked once inlined).
+  %p = builtin.unrealized_conversion_cast %n : index to !sparse_iter.axis
   // expected-error@+1 {{axis operand must be defined by a sparse_iter axis op}}
   sparse_iter.iterate "it" [%p] "S" body {
   ^bb0(%i: index):

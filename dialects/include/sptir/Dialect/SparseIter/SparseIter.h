@@ -56,8 +56,14 @@ struct StructureInliner : public mlir::DialectInlinerInterface {
 
 namespace sptir::sparse_iter {
 
-/// The op that defines an axis value, or null (with an error at `user`)
-/// when the value does not come from an axis definition.
+/// Whether an axis value is a parameter of the function it is used in (a
+/// helper taking its caller's axes): its definition, and so what can be
+/// checked of it, is known only once the helper is inlined where it is.
+bool isAxisParameter(mlir::Value axis);
+
+/// The op that defines an axis value, or null when the value does not come
+/// from an axis definition (with an error at `user`, unless the value is an
+/// axis parameter).
 AxisOpInterface getAxisDef(mlir::Value axis, mlir::Operation *user);
 
 /// The ancestors of an axis from the root down (excluding the axis).

@@ -45,7 +45,10 @@ def SparseIter_AxisType : TypeDef<SparseIter_Dialect, "Axis"> {
     The value of an axis definition (`sparse_iter.dense_fixed` and its
     siblings). The kind, parent and structure arrays of an axis are read off
     the op that defines it, so every axis value must come from one of those
-    ops.
+    ops, or be a parameter of the function that uses it: a helper may take
+    its caller's axes (and buffers), and what depends on their definitions
+    is checked, and lowered, once it is inlined where they are defined
+    (MLIR's `inline` pass; both dialects let the inliner move their ops).
   }];
 }
 
