@@ -136,19 +136,6 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
             "decompose-format: no iteration reads the buffer this format_rewrite decomposes (after it, in the same block), so it would do nothing",
         ));
     }
-    // A target axis the inverse ignores gives each source element all of
-    // its slots: the copy fills every one, and the rewritten iteration
-    // counts the element once a slot. Only an axis of one slot (hyb's
-    // bucket root) holds it once.
-    for rule in &rules {
-        if let Some((axis, length)) = ignored_target_axis(rule) {
-            let slots = length.map_or("a length known only at run time".to_string(), |n| format!("{n} slots"));
-            return Err(emit_error(
-                rule.op.location(),
-                format!("decompose-format: this format_rewrite's inverse ignores target coordinate #{axis} (an axis of {slots}), so every slot along it would hold the same source element, counted once a slot: give each slot a source element of its own in the inverse, or make that axis one slot long"),
-            ));
-        }
-    }
     for (iteration, reads) in iterations {
         let first = reads[0];
         // Rules of one source together hold each of its non-zeros once
@@ -242,20 +229,6 @@ fn run(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), PassFail
         erase(rule.op);
     }
     Ok(())
-}
-
-/// A target coordinate that no result of `rule`'s inverse uses, with its
-/// axis's length where the compiler knows it, unless that is 1.
-fn ignored_target_axis(rule: &Rule<'_>) -> Option<(usize, Option<i64>)> {
-    let mut used = Vec::new();
-    for expr in affine_results(rule.inverse) {
-        dims_of(expr, &mut used);
-    }
-    let target = BufferDef::read(rule.target)?;
-    (0..target.axes.len()).filter(|d| !used.contains(d)).find_map(|d| {
-        let length = Axis::read(target.axes[d]).and_then(|axis| crate::ir_query::evaluate_index(axis.length));
-        (length != Some(1)).then_some((d, length))
-    })
 }
 
 /// The `format_rewrite` rules under `root`.
@@ -591,6 +564,17 @@ fn copy_iteration<'c>(
         (0..target.axes.len()).filter_map(|n| block.argument(n).ok().map(|a| detach(a.into()))).collect();
     let inner = Builder::at_end(context, location, &block);
     let (old, inside) = source_coordinates(&inner, rule, source, &coordinates)?;
+    // A slot holds the element that `map` sends there, and only it: one
+    // the inverse sends to an element that `map` sends elsewhere (a slot
+    // along an axis the inverse ignores, or that it folds away) is padding.
+    // Built-in rules (`sptir.exact`) send each slot in range back to itself.
+    let inside = match rule.op.has_attribute(EXACT) {
+        true => inside,
+        false => affine_results(rule.map).into_iter().zip(&coordinates).try_fold(inside, |all, (expr, &slot)| {
+            let image = expand(&inner, expr, &old)?;
+            Ok::<_, PassFailed>(inner.and(all, inner.cmp(arith::CmpiPredicate::Eq, image, slot)))
+        })?,
+    };
     let element = source.element;
     let value = if_else(
         &inner,

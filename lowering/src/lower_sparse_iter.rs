@@ -88,15 +88,29 @@ fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
 fn refuse_shared_loop_labels(root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
     let loops =
         crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| crate::ir_query::op_name(&op) == "sparse_pos.for");
+    let result = shared_loop_label(&loops);
+    for op in &loops {
+        unsafe { OperationRefMut::from_raw(op.to_raw()) }.remove_attribute(ITERATION).ok();
+    }
+    result
+}
+
+/// The label of the iteration a loop comes from, while lower-sparse-iter
+/// runs.
+const ITERATION: &str = "sptir.iteration";
+
+fn shared_loop_label(loops: &[OperationRef<'_, '_>]) -> Result<(), PassFailed> {
     let mut seen: HashMap<(usize, String), OperationRef> = HashMap::new();
-    for op in loops {
+    for &op in loops {
         let function = crate::ir_query::enclosing_function(op).map_or(0, |f| f.to_raw().ptr as usize);
         let label = crate::sparse_pos_ops::loop_label(op);
         // Copies of one iteration (a helper inlined at two calls) make
-        // the same loops, which one schedule is meant for.
+        // the same loops, which one schedule is meant for: loops from one
+        // source position and iterations of one label.
         let copies = |first: OperationRef| {
             let at = |op: OperationRef| crate::ir_query::position(op.location());
-            at(first).is_some() && at(first) == at(op)
+            let iteration = |op: OperationRef| op.attribute(ITERATION).ok().map(|a| a.to_string());
+            at(first).is_some() && at(first) == at(op) && iteration(first) == iteration(op)
         };
         if let Some(first) = seen.insert((function, label.clone()), op).filter(|&first| !copies(first)) {
             let at = crate::ir_query::position(first.location())
@@ -376,7 +390,7 @@ impl<'c> Lowering<'c> {
             }
             let kind = if is_reduction(group) { LoopKind::Reduction } else { LoopKind::Spatial };
             let label = format!("{}.{index}", info.label);
-            builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, kind)?;
+            builder = self.open_loop(builder, &axes[group.clone()], &mut env, (&label, &info.label), kind)?;
         }
 
         let body = op
@@ -432,7 +446,8 @@ impl<'c> Lowering<'c> {
                 }
             }
             let label = format!("{}.init.{index}", info.label);
-            builder = self.open_loop(builder, &axes[group.clone()], &mut env, &label, LoopKind::Spatial)?;
+            builder =
+                self.open_loop(builder, &axes[group.clone()], &mut env, (&label, &info.label), LoopKind::Spatial)?;
         }
         let init = op
             .region(0)
@@ -452,7 +467,7 @@ impl<'c> Lowering<'c> {
         builder: Builder<'c>,
         group: &[Axis<'c>],
         env: &mut Env<'c>,
-        label: &str,
+        (label, iteration): (&str, &str),
         kind: LoopKind,
     ) -> Result<Builder<'c>, PassFailed> {
         let zero = builder.index(0);
@@ -461,6 +476,11 @@ impl<'c> Lowering<'c> {
             _ => self.fused_extent(&builder, group)?,
         };
         let (loop_op, inner) = insert_loop(&builder, label, kind_attribute(builder.context, kind), zero, upper);
+        // For refuse_shared_loop_labels, which takes it off again.
+        unsafe { OperationRefMut::from_raw(loop_op.to_raw()) }.set_discardable_attribute(
+            ITERATION,
+            melior::ir::attribute::StringAttribute::new(builder.context, iteration).into(),
+        );
         let position = loop_position(loop_op)?;
         match group {
             [axis] => {

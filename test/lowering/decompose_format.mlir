@@ -6,6 +6,7 @@
 // RUN: sed 's/\[%I, %J, %K\] "SRS"/[fuse(%I), %J, %K] "SRS"/' %examples/decompose_bsr.mlir | sptir-opt - -p 'builtin.module(decompose-format)' | FileCheck %s --check-prefix=BSR
 // RUN: sptir-opt %S/Inputs/decompose_taken_label.mlir -p 'builtin.module(decompose-format)' | FileCheck %S/Inputs/decompose_taken_label.mlir --check-prefix=TAKEN
 // RUN: sptir-opt %S/Inputs/decompose_taken_label.mlir -p 'builtin.module(decompose-format,sptir-to-stage3)' -o /dev/null
+// RUN: sptir-opt %S/Inputs/decompose_padding_axis.mlir -p 'builtin.module(decompose-format)' | FileCheck %S/Inputs/decompose_padding_axis.mlir --check-prefix=PAD
 
 // The rule is consumed; a copy fills the blocks from A at the inverse
 // coordinate, zero where that lies outside A (partial blocks).

@@ -237,29 +237,3 @@ func.func @product_with_a_quotient_of_the_source(%a: memref<?xf32>, %b: memref<?
   return
 }
 
-// -----
-
-// An inverse that ignores a target axis of two slots would fill both with
-// each source element, and the rewritten sum would count it twice.
-func.func @inverse_ignores_an_axis(%a: memref<?xf32>, %y: memref<?xf32>, %m: index, %n: index) {
-  %c2 = arith.constant 2 : index
-  %I = sparse_iter.dense_fixed %m
-  %J = sparse_iter.dense_fixed %n
-  %I2 = sparse_iter.dense_fixed %m
-  %J2 = sparse_iter.dense_fixed %n
-  %R = sparse_iter.dense_fixed %c2
-  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
-  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
-  %T = sparse_iter.alloc_buffer [%I2, %J2, %R] : !sparse_iter.buffer<3, f32>
-  // expected-error@+1 {{decompose-format: this format_rewrite's inverse ignores target coordinate #2 (an axis of 2 slots), so every slot along it would hold the same source element, counted once a slot}}
-  sparse_iter.format_rewrite %A -> %T map affine_map<(i, j) -> (i, j, 0)> inverse affine_map<(i, j, r) -> (i, j)>
-      : !sparse_iter.buffer<2, f32> -> !sparse_iter.buffer<3, f32>
-  sparse_iter.iterate "rows" [%I, %J] "SR" body {
-  ^bb0(%i: index, %j: index):
-    %acc = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
-    %v = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
-    %s = arith.addf %acc, %v : f32
-    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f32>
-  }
-  return
-}

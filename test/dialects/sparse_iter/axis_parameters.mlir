@@ -37,3 +37,34 @@ func.func @caller(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?x
   func.call @row_sums(%I, %J, %A, %Y) : (!sparse_iter.axis, !sparse_iter.axis, !sparse_iter.buffer<2, f32>, !sparse_iter.buffer<1, f32>) -> ()
   return
 }
+
+// A helper may also take a parent axis and define the child itself: the
+// parent is walked around its call (checked once it is inlined).
+// PARSED-LABEL: func.func private @row_of
+// INLINED-LABEL: func.func @caller_of_rows
+//   INLINED-NOT: func.call
+//       INLINED: sparse_pos.for "rows.0" spatial
+//       INLINED:   sparse_pos.for "row.0" reduction
+func.func private @row_of(%I: !sparse_iter.axis, %indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>,
+                          %n: index, %nnz: index, %Y: !sparse_iter.buffer<1, f32>, %i: index) {
+  %J = sparse_iter.sparse_variable %I, %indptr, %indices length %n nnz %nnz sorted : memref<?xi32>, memref<?xi32>
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  sparse_iter.iterate "row" [%J] "R" body {
+  ^bb0(%j: index):
+    %y = sparse_iter.load %Y[%i] : !sparse_iter.buffer<1, f32>
+    %v = sparse_iter.load %A[%i, %j] : !sparse_iter.buffer<2, f32>
+    %s = arith.addf %y, %v : f32
+    sparse_iter.store %s, %Y[%i] : !sparse_iter.buffer<1, f32>
+  }
+  return
+}
+func.func @caller_of_rows(%indptr: memref<?xi32>, %indices: memref<?xi32>, %a: memref<?xf32>, %y: memref<?xf32>,
+                          %m: index, %n: index, %nnz: index) {
+  %I = sparse_iter.dense_fixed %m
+  %Y = sparse_iter.match_buffer %y [%I] : memref<?xf32> -> !sparse_iter.buffer<1, f32>
+  sparse_iter.iterate "rows" [%I] "S" body {
+  ^bb0(%i: index):
+    func.call @row_of(%I, %indptr, %indices, %a, %n, %nnz, %Y, %i) : (!sparse_iter.axis, memref<?xi32>, memref<?xi32>, memref<?xf32>, index, index, !sparse_iter.buffer<1, f32>, index) -> ()
+  }
+  return
+}

@@ -296,8 +296,11 @@ def SparseIter_FormatRewriteOp : SparseIter_Op<"format_rewrite"> {
     positions may hold one source coordinate (a long row split over several
     rows of a hyb bucket).
 
-    A target slot in the source's range that the source does not store (a
-    block's other slots) holds zero, and the rewritten iteration runs its
+    A target slot holds the source element that `map` sends there: one
+    that `inverse` sends to an element `map` sends elsewhere (a slot along
+    a target axis the inverse ignores) is padding, as is one in the
+    source's range that the source does not store (a block's other slots);
+    padding holds zero, and the rewritten iteration runs its
     body there too. That leaves only bodies whose every store adds a product
     with the source's value to its own element (SpMM, SDDMM) unchanged, so
     `decompose-format` refuses others, unless the rule has the discardable
