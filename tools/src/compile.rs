@@ -95,8 +95,13 @@ pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]
             .map(|t| (0..t.input_count()).filter_map(|i| t.input(i).ok()).map(|t: Type| t.to_string()).collect())
             .unwrap_or_default();
         let has_body = op.region(0).ok().and_then(|r| r.first_block()).is_some();
+        let private = op
+            .attribute("sym_visibility")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_some_and(|v| v.value() == "private");
         if has_body {
-            found.push((name, inputs));
+            found.push((name, inputs, private));
         }
     }
     // Without a name, the kernel is the one function that no other calls
@@ -105,10 +110,19 @@ pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]
     let (name, inputs) = match function {
         Some(wanted) => found
             .into_iter()
+            .map(|(name, inputs, _)| (name, inputs))
             .find(|(name, _)| name == wanted)
             .ok_or_else(|| format!("the module has no function @{wanted}"))?,
         None => {
-            let mut roots: Vec<_> = found.into_iter().filter(|(name, _)| !called.contains(name)).collect();
+            let roots: Vec<_> = found.into_iter().filter(|(name, ..)| !called.contains(name)).collect();
+            // Private ones no other calls are unused helpers, unless there
+            // is nothing else.
+            let public = roots.iter().filter(|(_, _, private)| !private).count();
+            let mut roots: Vec<_> = roots
+                .into_iter()
+                .filter(|(_, _, private)| public == 0 || !private)
+                .map(|(name, inputs, _)| (name, inputs))
+                .collect();
             match roots.len() {
                 1 => roots.remove(0),
                 0 => return Err("the module has no function with a body that no other function calls".into()),

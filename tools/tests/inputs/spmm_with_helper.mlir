@@ -8,6 +8,12 @@ func.func private @product(%x: f32, %y: f32) -> f32 {
   return %p : f32
 }
 
+// A private helper nothing calls: not taken for the kernel (the one
+// function no other calls), which the inliner would delete anyway.
+func.func private @unused(%x: f32) -> f32 {
+  return %x : f32
+}
+
 // C[i, k] += t, on the kernel's buffer C.
 func.func private @accumulate(%C: !sparse_iter.buffer<2, f32>, %i: index, %k: index, %t: f32) {
   %cv = sparse_iter.load %C[%i, %k] : !sparse_iter.buffer<2, f32>
