@@ -638,12 +638,17 @@ LogicalResult FormatRewriteOp::verify() {
     }
   }
   // `inverse` must undo `map` at every source coordinate, or a rewritten
-  // iteration reads and writes other elements than the source's. Checked
-  // at sample coordinates (small, around powers of two, where floordiv and
-  // mod wrap), at most about 20000 of them: a refutation, not a proof.
-  static constexpr int64_t samples[] = {0,  1,  2,  3,  4,   5,   7,  8,
-                                        9,  15, 16, 17, 31,  32,  33, 63,
-                                        64, 65, 99, 127, 128, 1000};
+  // iteration reads and writes other elements than the source's (and the
+  // copy, which fills a slot only with the element `map` sends there,
+  // drops one). Checked at sample coordinates (small, around powers of
+  // two, where floordiv and mod wrap, up to 2^31: large ones last, so a
+  // map of many dimensions, which takes fewer per dimension, keeps the
+  // small), at most about 20000 of them: a refutation, not a proof.
+  static constexpr int64_t samples[] = {
+      0,    1,    2,    3,     4,     5,     7,       8,       9,
+      15,   16,   17,   31,    32,    33,    63,      64,      65,
+      99,   127,  128,  1000,  2047,  2048,  2049,    65535,   65536,
+      65537, 1048575, 1048576, 1048577, 2147483647, 2147483648};
   unsigned rank = map.getNumDims();
   size_t perDim = std::size(samples);
   while (perDim > 2 && std::pow(double(perDim), double(rank)) > 20000)

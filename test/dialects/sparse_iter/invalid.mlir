@@ -663,3 +663,18 @@ func.func @rewrite_map_overflows(%a: memref<?xf32>, %b: memref<?xf32>, %m: index
       : !sparse_iter.buffer<1, f32> -> !sparse_iter.buffer<1, f32>
   return
 }
+
+// -----
+
+// A map wrong only from column 2048 on is refused: the samples reach
+// 2^31, and the copy trusts map to put each element in its slot.
+func.func @rewrite_map_wrong_far_out(%a: memref<?xf32>, %b: memref<?xf32>, %m: index, %n: index) {
+  %I = sparse_iter.dense_fixed %m
+  %J = sparse_iter.dense_fixed %n
+  %A = sparse_iter.match_buffer %a [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  %B = sparse_iter.match_buffer %b [%I, %J] : memref<?xf32> -> !sparse_iter.buffer<2, f32>
+  // expected-error@+1 {{inverse does not undo map: map takes source coordinate (0, 2048) to (0, 2049), which inverse takes to (0, 2049)}}
+  sparse_iter.format_rewrite %A -> %B map affine_map<(i, j) -> (i, j + j floordiv 2048)> inverse affine_map<(i, j) -> (i, j)>
+      : !sparse_iter.buffer<2, f32> -> !sparse_iter.buffer<2, f32>
+  return
+}
