@@ -239,8 +239,20 @@ pub fn not_defined_by(value: Value<'_, '_>, what: &str, expected: &str) -> Strin
     if let Ok(argument) = block_argument(value) {
         let function = argument.owner().parent_operation().filter(|p| op_name(p) == "func.func");
         if let Some(name) = function.as_ref().and_then(symbol_name) {
+            // A public function stays after inlining, for callers outside.
+            let public = function.as_ref().is_some_and(|f| {
+                f.attribute("sym_visibility")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                    .is_none_or(|v| v.value() != "private")
+            });
+            let keep = if public {
+                format!("; @{name} is public, so it stays after that: make it private")
+            } else {
+                String::new()
+            };
             return format!(
-                "{what} is parameter #{} of @{name}, not defined by {expected}: axes and buffers exist only where they are defined, so a function taking them must be inlined into its callers first (MLIR's `inline` pass)",
+                "{what} is parameter #{} of @{name}, not defined by {expected}: axes and buffers exist only where they are defined, so a function taking them must be inlined into its callers first (MLIR's `inline` pass){keep}",
                 argument.argument_number()
             );
         }
