@@ -429,3 +429,41 @@ func.func @sized_inside(%out: memref<?xf32>, %n: index) {
   } {bind = "blockIdx.x", sptir.label = "blocks"}
   return
 }
+
+// -----
+
+// An element's accesses under a guard on the row, a spatial loop the
+// index follows (rows on threadIdx.y): an iteration's spatial coordinates
+// write different elements, so each element is one thread's and the guard
+// says the same of it at each access; no race between threads, no barrier.
+// CHECK-LABEL: func.func @guard_on_the_row
+//   CHECK-NOT: gpu.barrier
+func.func @guard_on_the_row(%c: memref<?xf32>, %a: memref<?xf32>, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  scf.for %o = %c0 to %c4 step %c1 {
+    scf.for %y = %c0 to %c4 step %c1 {
+      %o4 = arith.muli %o, %c4 : index
+      %i = arith.addi %o4, %y : index
+      %row = arith.muli %i, %c32 : index
+      %first = arith.cmpi eq, %i, %c0 : index
+      scf.for %j = %c0 to %steps step %c1 {
+        %t = memref.load %a[%j] : memref<?xf32>
+        scf.for %x = %c0 to %c32 step %c1 {
+          %e = arith.addi %row, %x : index
+          %v = memref.load %c[%e] : memref<?xf32>
+          %s = arith.addf %v, %t : f32
+          scf.if %first {
+            memref.store %s, %c[%e] : memref<?xf32>
+          } else {
+            %d = arith.addf %t, %v : f32
+            memref.store %d, %c[%e] : memref<?xf32>
+          }
+        } {bind = "threadIdx.x", sptir.kind = "spatial", sptir.label = "features"}
+      } {sptir.kind = "reduction", sptir.label = "nonzeros"}
+    } {bind = "threadIdx.y", sptir.kind = "spatial", sptir.label = "rows.i"}
+  } {bind = "blockIdx.x", sptir.kind = "spatial", sptir.label = "rows.o"}
+  return
+}
