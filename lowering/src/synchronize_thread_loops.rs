@@ -424,14 +424,8 @@ fn access_key<'c>(
             // the index does not follow (a feature tail around an
             // accumulation that its zeroing lacks), only leaves out
             // some of the thread's own accesses.
-            // So does one on the positions of spatial loops that the
-            // index follows (a row, a split's feature tail): an iteration
-            // promises that its spatial coordinates write different
-            // elements, so an element is one thread's, and the guard says
-            // the same of it wherever it is accessed.
             if let Ok(condition) = parent.operand(0).map(detach) {
-                let own = (!thread_dependent(condition) && loop_positions(condition).is_disjoint(&positions))
-                    || on_spatial_positions(condition, &positions);
+                let own = !thread_dependent(condition) && loop_positions(condition).is_disjoint(&positions);
                 if !own {
                     guards.push((condition, in_then));
                 }
@@ -440,41 +434,6 @@ fn access_key<'c>(
         current = unsafe { OperationRef::from_raw(parent.to_raw()) };
     }
     (values, guards)
-}
-
-/// Whether `value` is computed by arithmetic from constants, function
-/// arguments and positions (in `positions`) of loops marked spatial: no
-/// load, no value carried or yielded.
-fn on_spatial_positions(value: Value<'_, '_>, positions: &HashSet<usize>) -> bool {
-    let mut seen = HashSet::new();
-    let mut pending = vec![detach(value)];
-    while let Some(value) = pending.pop() {
-        if !seen.insert(key(value)) {
-            continue;
-        }
-        if let Ok(argument) = crate::ir_query::block_argument(value) {
-            let Some(parent) = argument.owner().parent_operation() else { return false };
-            let spatial = is_for(&parent)
-                && argument.argument_number() == 0
-                && positions.contains(&key(value))
-                && parent
-                    .attribute("sptir.kind")
-                    .ok()
-                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-                    .is_some_and(|kind| kind.value() == "spatial");
-            if !spatial && op_name(&parent) != "func.func" {
-                return false;
-            }
-        } else if let Ok(result) = crate::ir_query::op_result(value) {
-            let owner = result.owner();
-            let name = op_name(&owner);
-            if owner.region_count() != 0 || !(name.starts_with("arith.") || name.starts_with("index.")) {
-                return false;
-            }
-            pending.extend(owner.operands().map(detach));
-        }
-    }
-    true
 }
 
 /// The loops whose positions `value` is computed from (keys of the loops'

@@ -192,4 +192,3 @@ func.func @read_before_the_shuffle(%c: memref<?xf32>, %rows: index, %len: index)
 // depends on the row; the refusal says so.
 // GUARDS: error: synchronize-thread-loops: loop "csrmm.2.i" (threadIdx.x) touches memory that loop "csrmm.init.1.i" (threadIdx.x) touches from other threads
 // GUARDS-SAME: these two index it alike but under different guards (a split's tail guard around one, say: `clamp=true` on that split bounds its loop instead)
-
