@@ -429,3 +429,37 @@ func.func @sized_inside(%out: memref<?xf32>, %n: index) {
   } {bind = "blockIdx.x", sptir.label = "blocks"}
   return
 }
+
+// -----
+
+// Even threads write out[t/2] (one writer an element, as a spatial loop
+// promises), then every thread reads out[t/2]: thread 1 reads what thread
+// 0 wrote. A guard on a spatial position the index follows does not keep
+// an element with one thread where the index is not one-to-one in the
+// threads: the barrier stays.
+// CHECK-LABEL: func.func @halves
+//       CHECK: bind = "threadIdx.x"{{.*}}sptir.label = "write"
+//  CHECK-NEXT: gpu.barrier
+func.func @halves(%out: memref<?xf32>, %dst: memref<?xf32>, %b: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1.0 : f32
+  scf.for %block = %c0 to %b step %c1 {
+    scf.for %t = %c0 to %c32 step %c1 {
+      %h = arith.divui %t, %c2 : index
+      %r = arith.remui %t, %c2 : index
+      %even = arith.cmpi eq, %r, %c0 : index
+      scf.if %even {
+        memref.store %one, %out[%h] : memref<?xf32>
+      }
+    } {bind = "threadIdx.x", sptir.kind = "spatial", sptir.label = "write"}
+    scf.for %t = %c0 to %c32 step %c1 {
+      %h = arith.divui %t, %c2 : index
+      %v = memref.load %out[%h] : memref<?xf32>
+      memref.store %v, %dst[%t] : memref<?xf32>
+    } {bind = "threadIdx.x", sptir.kind = "spatial", sptir.label = "read"}
+  } {bind = "blockIdx.x", sptir.kind = "spatial", sptir.label = "blocks"}
+  return
+}
