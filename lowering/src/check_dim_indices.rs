@@ -26,15 +26,13 @@ pub const PASS: PassDef = PassDef {
 };
 
 fn run(root: OperationRef<'_, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    let outside = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
-        let name = op_name(&op);
-        (name == "memref.dim" || name == "tensor.dim") && problem(op).is_some()
+    let dims = crate::ir_query::ops_where(root, WalkOrder::PreOrder, |op| {
+        matches!(op_name(&op).as_str(), "memref.dim" | "tensor.dim")
     });
-    match outside.first() {
-        Some(&op) => Err(emit_error(
-            op.location(),
-            format!("check-dim-indices: '{}' {}", op_name(&op), problem(op).unwrap_or_default()),
-        )),
+    match dims.into_iter().find_map(|op| problem(op).map(|problem| (op, problem))) {
+        Some((op, problem)) => {
+            Err(emit_error(op.location(), format!("check-dim-indices: '{}' {problem}", op_name(&op))))
+        }
         None => Ok(()),
     }
 }

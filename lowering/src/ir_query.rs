@@ -117,6 +117,14 @@ pub fn op_name(op: &OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
+/// Whether a symbol op (a `func.func`) is private: only its module uses it.
+pub fn is_private(op: &OperationRef<'_, '_>) -> bool {
+    op.attribute("sym_visibility")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .is_some_and(|v| v.value() == "private")
+}
+
 /// The symbol a symbol op (a `func.func`) defines, its `sym_name`.
 pub fn symbol_name(op: &OperationRef<'_, '_>) -> Option<String> {
     let name = op.attribute("sym_name").ok()?;
@@ -240,12 +248,7 @@ pub fn not_defined_by(value: Value<'_, '_>, what: &str, expected: &str) -> Strin
         let function = argument.owner().parent_operation().filter(|p| op_name(p) == "func.func");
         if let Some(name) = function.as_ref().and_then(symbol_name) {
             // A public function stays after inlining, for callers outside.
-            let public = function.as_ref().is_some_and(|f| {
-                f.attribute("sym_visibility")
-                    .ok()
-                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-                    .is_none_or(|v| v.value() != "private")
-            });
+            let public = function.as_ref().is_some_and(|f| !is_private(f));
             let keep = if public {
                 format!("; @{name} is public, so it stays after that: make it private")
             } else {

@@ -95,11 +95,7 @@ pub fn find_kernel(module: &Module<'_>, function: Option<&str>, params: &[Param]
             .map(|t| (0..t.input_count()).filter_map(|i| t.input(i).ok()).map(|t: Type| t.to_string()).collect())
             .unwrap_or_default();
         let has_body = op.region(0).ok().and_then(|r| r.first_block()).is_some();
-        let private = op
-            .attribute("sym_visibility")
-            .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .is_some_and(|v| v.value() == "private");
+        let private = sptir_lowering::ir_query::is_private(&op);
         if has_body {
             found.push((name, inputs, private));
         }
